@@ -1,0 +1,53 @@
+"""SQLAlchemy declarative base, naming conventions and engine/session factories.
+
+Every table of every context hangs off `Base.metadata`; Alembic autogenerates from it.
+Engines are built by the composition root (`infra.bootstrap`), never at import time.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import MetaData, Uuid, func
+from sqlalchemy.dialects.postgresql import TIMESTAMP
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine, AsyncSession
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {datetime: TIMESTAMP(timezone=True), uuid.UUID: Uuid(as_uuid=True)}
+
+
+def created_at_column() -> Mapped[datetime]:
+    return mapped_column(TIMESTAMP(timezone=True), server_default=func.now(), nullable=False)
+
+
+def to_async_url(url: str) -> str:
+    """Accept postgres://, postgresql:// or postgresql+asyncpg:// and return the asyncpg form."""
+    for prefix in ("postgresql+asyncpg://", "postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+asyncpg://" + url[len(prefix) :]
+    raise ValueError(f"not a PostgreSQL URL: {url.split('://')[0]}://…")
+
+
+def make_engine(url: str, *, pool_size: int = 10, max_overflow: int = 20) -> AsyncEngine:
+    return create_async_engine(
+        to_async_url(url),
+        pool_size=pool_size,
+        max_overflow=max_overflow,
+        pool_pre_ping=True,
+    )
+
+
+def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False)

@@ -1,0 +1,7 @@
+"""Importing this package registers every table on `Base.metadata` (Alembic needs them all)."""
+
+from infra.db.models import (  # noqa: F401
+    audit,
+    catalog,
+    tenancy,
+)

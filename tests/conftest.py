@@ -1,0 +1,52 @@
+"""Shared fixtures: a fresh PostgreSQL database per test run, migrated to head.
+
+`GSHARE_TEST_DATABASE_URL` names a server (CI points it at the machine's PostgreSQL); the run
+creates its own database there and drops it at the end. Without it, an embedded server
+(pgserver) is started in a temporary folder, so the suite also runs on a bare laptop. Under
+`CI=true` an unreachable server fails the run instead of skipping.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from tests.support.database import TestDatabase, create_test_database
+
+
+@pytest.fixture(scope="session")
+def test_database() -> Iterator[TestDatabase]:
+    db = create_test_database(prefix="gshare_test")
+    try:
+        yield db
+    finally:
+        db.drop()
+
+
+@pytest.fixture(scope="session")
+def database_url(test_database: TestDatabase) -> str:
+    """URL of a migrated, empty-of-business-data database shared by the whole run."""
+    return test_database.url
+
+
+@pytest.fixture
+def redis_url() -> str:
+    from tests.support.services import require_redis
+
+    return require_redis()
+
+
+@pytest.fixture
+async def engine(database_url: str) -> AsyncIterator[object]:
+    from infra.db.base import make_engine
+
+    eng = make_engine(database_url, pool_size=5, max_overflow=60)
+    yield eng
+    await eng.dispose()
+
+
+def pytest_report_header() -> list[str]:
+    target = os.environ.get("GSHARE_TEST_DATABASE_URL", "embedded pgserver")
+    return [f"gshare test database server: {target}"]
