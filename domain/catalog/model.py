@@ -1,0 +1,216 @@
+"""Catalog: offerings (a GPU model as a whole card), presets (CPU/memory/disk/shm + GPU tier),
+image registries and images. The tier arithmetic — VRAM and core limits and the billing ratio a
+preset gives on an offering's card — lives here and is exact (fractions, floored once)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from fractions import Fraction
+from functools import total_ordering
+from uuid import UUID
+
+from domain.catalog.errors import CatalogError, CatalogErrorCode
+
+WHOLE_CARD_CORES = 100
+NVIDIA_GPU_RESOURCE = "nvidia.com/gpu"
+
+
+@total_ordering
+@dataclass(frozen=True)
+class CudaVersion:
+    major: int
+    minor: int = 0
+
+    _PATTERN = re.compile(r"^\s*(\d{1,3})(?:\.(\d{1,3}))?(?:\.\d{1,4})?\s*$")
+
+    @classmethod
+    def parse(cls, text: str, field: str = "cudaVersion") -> CudaVersion:
+        m = cls._PATTERN.match(text)
+        if not m:
+            raise CatalogError(
+                CatalogErrorCode.INVALID_CUDA_VERSION,
+                f"{text!r} is not a CUDA version (expected MAJOR.MINOR, e.g. 12.4)",
+                field,
+            )
+        return cls(int(m.group(1)), int(m.group(2) or 0))
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, CudaVersion):
+            return NotImplemented
+        return (self.major, self.minor) < (other.major, other.minor)
+
+    def __str__(self) -> str:
+        return f"{self.major}.{self.minor}"
+
+
+class GpuTier(StrEnum):
+    """XL = 1/2, L = 1/4, M = 1/8, S = 1/16 of one card; EXCLUSIVE = N whole cards;
+    CUSTOM = an admin-defined VRAM (MiB) and core (percent) share; NONE = CPU only."""
+
+    XL = "XL"
+    L = "L"
+    M = "M"
+    S = "S"
+    EXCLUSIVE = "EXCLUSIVE"
+    CUSTOM = "CUSTOM"
+    NONE = "NONE"
+
+
+TIER_SHARE: dict[GpuTier, Fraction] = {
+    GpuTier.XL: Fraction(1, 2),
+    GpuTier.L: Fraction(1, 4),
+    GpuTier.M: Fraction(1, 8),
+    GpuTier.S: Fraction(1, 16),
+}
+
+
+@dataclass(frozen=True)
+class Offering:
+    id: UUID
+    vendor: str
+    name: str
+    vram_mib: int
+    cores: int
+    min_cuda: CudaVersion
+    hourly_rate_micro: int
+    resource_name: str
+    created_at: datetime
+    description: str = ""
+    enabled: bool = True
+
+    @property
+    def shareable(self) -> bool:
+        """HAMi, MIG and time-slicing are NVIDIA's; other vendors are allocated whole."""
+        return self.resource_name == NVIDIA_GPU_RESOURCE
+
+
+@dataclass(frozen=True)
+class Preset:
+    id: UUID
+    name: str
+    cpu_millicores: int
+    memory_mib: int
+    disk_gib: int
+    shm_mib: int
+    tier: GpuTier
+    created_at: datetime
+    gpu_count: int = 0
+    custom_vram_mib: int | None = None
+    custom_cores: int | None = None
+    description: str = ""
+
+    @property
+    def cpu_only(self) -> bool:
+        return self.tier == GpuTier.NONE
+
+
+@dataclass(frozen=True)
+class GpuLimits:
+    """What one session gets on one offering: per-card VRAM and core limits, the number of
+    cards, and the billing ratio (max of VRAM share and core share; 1 per exclusive card)."""
+
+    vram_mib: int
+    cores: int
+    cards: int
+    ratio: Fraction
+    exclusive: bool
+
+    @property
+    def fractional(self) -> bool:
+        return not self.exclusive
+
+
+def gpu_limits(offering: Offering, preset: Preset) -> GpuLimits | None:
+    """The GPU part of `preset` on `offering`'s card; None for a CPU-only preset."""
+    if preset.tier == GpuTier.NONE:
+        return None
+    if preset.tier == GpuTier.EXCLUSIVE:
+        return GpuLimits(offering.vram_mib, offering.cores, preset.gpu_count, Fraction(preset.gpu_count), True)
+    if preset.tier == GpuTier.CUSTOM:
+        vram = preset.custom_vram_mib or 0
+        cores = preset.custom_cores or 0
+        if vram > offering.vram_mib or cores > offering.cores:
+            raise CatalogError(
+                CatalogErrorCode.PRESET_EXCEEDS_CARD,
+                f"preset {preset.name} asks {vram} MiB / {cores}% but one {offering.name} card has "
+                f"{offering.vram_mib} MiB / {offering.cores}%",
+                "presetId",
+            )
+        ratio = max(Fraction(vram, offering.vram_mib), Fraction(cores, offering.cores))
+        return GpuLimits(vram, cores, 1, ratio, ratio == 1)
+    share = TIER_SHARE[preset.tier]
+    vram = int(offering.vram_mib * share)  # floor: never promise more than the card holds
+    cores = int(offering.cores * share)
+    ratio = max(Fraction(vram, offering.vram_mib), Fraction(cores, offering.cores), share)
+    return GpuLimits(vram, cores, 1, ratio, False)
+
+
+def hourly_cost_micro(offering: Offering, limits: GpuLimits | None) -> int:
+    """Credits per hour in micro-credits (exact when the ratio divides the rate)."""
+    if limits is None:
+        return 0
+    cost = offering.hourly_rate_micro * limits.ratio
+    return cost.numerator // cost.denominator
+
+
+class ImageScope(StrEnum):
+    GLOBAL = "global"  # registered by a super_admin for everyone
+    ORGANIZATION = "organization"  # registered by an org admin for the organisation
+    PERSONAL = "personal"  # a user's own image, or a public reference typed by hand
+
+
+@dataclass(frozen=True)
+class Registry:
+    id: UUID
+    name: str
+    url: str
+    created_at: datetime
+    organization_id: UUID | None = None
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Image:
+    id: UUID
+    name: str
+    reference: str
+    cuda_version: CudaVersion | None
+    scope: ImageScope
+    created_at: datetime
+    registry_id: UUID | None = None
+    organization_id: UUID | None = None
+    owner_user_id: UUID | None = None
+    description: str = ""
+
+
+_IMAGE_REF = re.compile(
+    r"^(?:(?P<host>[a-zA-Z0-9.-]+(?::\d+)?)/)?"
+    r"(?P<path>[a-z0-9]+(?:[._-][a-z0-9]+)*(?:/[a-z0-9]+(?:[._-][a-z0-9]+)*)*)"
+    r"(?::(?P<tag>[\w][\w.-]{0,127}))?"
+    r"(?:@(?P<digest>sha256:[a-f0-9]{64}))?$"
+)
+
+
+def check_image_reference(reference: str, field: str = "reference") -> str:
+    ref = reference.strip()
+    if not ref or len(ref) > 512 or not _IMAGE_REF.match(ref):
+        raise CatalogError(
+            CatalogErrorCode.INVALID_IMAGE_REFERENCE,
+            f"{reference!r} is not an image reference (e.g. nvcr.io/nvidia/pytorch:24.05-py3)",
+            field,
+        )
+    return ref
+
+
+def check_cuda_compatible(image: Image, offering: Offering, field: str = "imageId") -> None:
+    """An image without a CUDA version cannot drive a GPU; one below `min_cuda` is refused."""
+    if image.cuda_version is None or image.cuda_version < offering.min_cuda:
+        have = str(image.cuda_version) if image.cuda_version else "no CUDA"
+        raise CatalogError(
+            CatalogErrorCode.CUDA_TOO_OLD,
+            f"image {image.name} has {have}; {offering.name} needs CUDA {offering.min_cuda} or newer",
+            field,
+        )
