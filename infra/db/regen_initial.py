@@ -27,6 +27,7 @@ def main() -> None:
     db = create_test_database(prefix="gshare_regen", migrate=False)
     try:
         cfg = alembic_config(db.url)
+        cfg.attributes["emit_declared_ddl"] = True
         command.revision(cfg, message="initial schema", autogenerate=True, rev_id="0001")
     finally:
         db.drop()

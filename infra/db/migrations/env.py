@@ -19,8 +19,8 @@ def _extra_ddl(context_: object, revision: object, directives: list[ops.Migratio
     """Autogenerate cannot see triggers; tables declare them in `info` and we emit them:
     `info={"append_only": True}` refuses UPDATE/DELETE/TRUNCATE on the table;
     `info={"ddl": [(upgrade_sql, downgrade_sql), ...]}` adds arbitrary statements."""
-    if not directives or not getattr(config.cmd_opts, "autogenerate", False):
-        return
+    if not directives or not config.attributes.get("emit_declared_ddl"):
+        return  # only `python -m infra.db.regen_initial` writes the whole schema
     script = directives[0]
     up, down = script.upgrade_ops, script.downgrade_ops
     assert up is not None and down is not None
