@@ -1,0 +1,496 @@
+"""The scheduler: free-capacity state for a whole inventory, placement through each cluster's
+policy, and exact apply/release of allocations.
+
+Build one from a snapshot (the inventory plus the allocations the database holds), then
+`place` / `release` incrementally. `to_dict` / `from_dict` round-trip it through plain data.
+The scheduler is not thread-safe and does no I/O; the caller serialises decisions (e.g. under
+the database lock that guards capacity) and persists the resulting allocations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from domain.inventory.model import (
+    CardShare,
+    GpuKind,
+    Inventory,
+    Placement,
+)
+from domain.scheduling.errors import SchedulingError, SchedulingErrorCode
+from domain.scheduling.index import (
+    Candidate,
+    CardRole,
+    CardState,
+    ClusterState,
+    FractionIndex,
+    MigState,
+    NodeFit,
+    NodeState,
+    OrderedSet,
+    StateView,
+)
+from domain.scheduling.model import (
+    Allocation,
+    GpuRequest,
+    RequestMode,
+    exclusive_ratio,
+    fraction_ratio,
+    timeslice_ratio,
+)
+from domain.scheduling.policies import POLICIES, PlacementPolicy, PolicyFactory
+
+
+def _conflict(message: str) -> SchedulingError:
+    return SchedulingError(SchedulingErrorCode.PLACEMENT_CONFLICT, message)
+
+
+class Scheduler:
+    def __init__(
+        self,
+        inventory: Inventory,
+        allocations: Iterable[Allocation] = (),
+        policies: Mapping[str, PolicyFactory] = POLICIES,
+    ) -> None:
+        self._inventory = inventory
+        self._policy_factories = policies
+        self._clusters: list[ClusterState] = []
+        self._cluster_by_id: dict[str, ClusterState] = {}
+        self._policies: dict[str, PlacementPolicy] = {}
+        self._nodes: list[NodeState] = []
+        self._node_by_id: dict[str, NodeState] = {}
+        self._cards: list[CardState] = []
+        self._card_by_uuid: dict[str, CardState] = {}
+        self._migs: list[MigState] = []
+        self._mig_by_id: dict[str, MigState] = {}
+        self._allocations: dict[str, Allocation] = {}
+        self._build()
+        self._view = StateView(self._cards, self._migs, self._nodes)
+        for allocation in allocations:
+            self.apply(allocation)
+
+    # -- construction ---------------------------------------------------------------------
+
+    def _build(self) -> None:
+        for order, cluster in enumerate(self._inventory.clusters):
+            factory = self._policy_factories.get(cluster.placement_policy)
+            if factory is None:
+                known = ", ".join(sorted(self._policy_factories))
+                raise SchedulingError(
+                    SchedulingErrorCode.PLACEMENT_POLICY_UNKNOWN,
+                    f"cluster {cluster.name!r} names placement policy "
+                    f"{cluster.placement_policy!r}; known: {known}",
+                    "placement_policy",
+                )
+            state = ClusterState(cluster.id, order)
+            self._clusters.append(state)
+            self._cluster_by_id[cluster.id] = state
+            self._policies[cluster.id] = factory()
+        for node in self._inventory.nodes:
+            cstate = self._cluster_by_id[node.cluster_id]
+            ns = NodeState(node, len(self._nodes), cstate)
+            self._nodes.append(ns)
+            self._node_by_id[node.id] = ns
+            for card in node.cards:
+                cs = CardState(card, len(self._cards), ns)
+                self._cards.append(cs)
+                self._card_by_uuid[card.uuid] = cs
+                ns.cards.append(cs)
+                cstate.card_size.setdefault(card.model, (card.vram_mib, card.cores))
+                for inst in card.mig_instances:
+                    ms = MigState(inst, len(self._migs), cs)
+                    self._migs.append(ms)
+                    self._mig_by_id[inst.id] = ms
+                    cs.migs.append(ms)
+                    profiles = cstate.mig_profiles.setdefault(card.model, [])
+                    if inst.profile not in profiles:
+                        profiles.append(inst.profile)
+                        profiles.sort(key=lambda p: (p.vram_mib, p.compute_slices, p.name))
+                    cstate.mig.setdefault(card.model, {}).setdefault(
+                        inst.profile.name, OrderedSet()
+                    )
+        for ns in self._nodes:
+            self._index_node(ns)
+
+    @classmethod
+    def from_dict(
+        cls, data: Mapping[str, Any], policies: Mapping[str, PolicyFactory] = POLICIES
+    ) -> Scheduler:
+        return cls(
+            Inventory.from_dict(data["inventory"]),
+            [Allocation.from_dict(a) for a in data.get("allocations", ())],
+            policies,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "inventory": self._inventory.to_dict(),
+            "allocations": [a.to_dict() for a in self._allocations.values()],
+        }
+
+    # -- reading --------------------------------------------------------------------------
+
+    @property
+    def inventory(self) -> Inventory:
+        return self._inventory
+
+    def allocations(self) -> list[Allocation]:
+        return list(self._allocations.values())
+
+    def placements(self) -> list[Placement]:
+        return [a.placement for a in self._allocations.values()]
+
+    def allocation(self, workload_id: str) -> Allocation | None:
+        return self._allocations.get(workload_id)
+
+    def policy_of(self, cluster_id: str) -> str:
+        return self._policies[cluster_id].name
+
+    def node_free(self, node_id: str) -> tuple[int, int]:
+        """Free (CPU millicores, memory MiB) on a node."""
+        ns = self._node_by_id[node_id]
+        return ns.free_cpu, ns.free_mem
+
+    def card_free(self, card_uuid: str) -> tuple[int, int, int]:
+        """Free (VRAM MiB, cores, time-slices) on a card; a MIG card reports whole-card values."""
+        cs = self._card_by_uuid[card_uuid]
+        return cs.free_vram, cs.free_cores, cs.free_slices
+
+    def card_tenants(self, card_uuid: str) -> dict[str, tuple[int, int]]:
+        return dict(self._card_by_uuid[card_uuid].tenants)
+
+    def mig_tenant(self, instance_id: str) -> str | None:
+        return self._mig_by_id[instance_id].tenant
+
+    # -- deciding -------------------------------------------------------------------------
+
+    def find(
+        self,
+        request: GpuRequest,
+        *,
+        exclude_nodes: frozenset[str] = frozenset(),
+        only_nodes: frozenset[str] | None = None,
+    ) -> Placement | None:
+        """Where the request would go now, without taking anything; None if nothing fits.
+        Raises `SchedulingError` for a request that can never be placed as asked."""
+        candidate = self._choose(request, exclude_nodes, only_nodes)
+        return None if candidate is None else self._placement(request, candidate)
+
+    def place(self, request: GpuRequest) -> Allocation | None:
+        """Decide and take. None means nothing fits now (the caller queues the request)."""
+        if request.workload_id in self._allocations:
+            raise SchedulingError(
+                SchedulingErrorCode.WORKLOAD_ALREADY_PLACED,
+                f"workload {request.workload_id} is already placed",
+                "workload_id",
+            )
+        for cluster in self._clusters_for(request):
+            self._policies[cluster.id].observe(request)
+        placement = self.find(request)
+        if placement is None:
+            return None
+        allocation = Allocation(request, placement)
+        self._take(allocation)
+        return allocation
+
+    def apply(self, allocation: Allocation) -> None:
+        """Take exactly what an allocation names (e.g. one loaded from the database).
+        Raises `SchedulingError(PLACEMENT_CONFLICT)` if it does not fit the current state;
+        nothing is changed then."""
+        if allocation.workload_id in self._allocations:
+            raise SchedulingError(
+                SchedulingErrorCode.WORKLOAD_ALREADY_PLACED,
+                f"workload {allocation.workload_id} is already placed",
+                "workload_id",
+            )
+        self._check(allocation)
+        self._take(allocation)
+
+    def release(self, workload_id: str) -> Allocation:
+        """Give back exactly what the workload took (pause, stop, preemption)."""
+        allocation = self._allocations.get(workload_id)
+        if allocation is None:
+            raise SchedulingError(
+                SchedulingErrorCode.WORKLOAD_NOT_PLACED,
+                f"workload {workload_id} holds no placement",
+                "workload_id",
+            )
+        self._give(allocation)
+        return allocation
+
+    def set_cordoned(self, node_id: str, cordoned: bool) -> None:
+        """Cordon (takes nothing new) or uncordon a node; what runs there stays."""
+        ns = self._node_by_id[node_id]
+        accepts = ns.node.schedulable and not cordoned
+        if accepts == ns.accepts:
+            return
+        if not accepts:
+            self._unindex_node(ns)
+            ns.accepts = False
+        else:
+            ns.accepts = True
+            self._index_node(ns)
+
+    def _clusters_for(self, request: GpuRequest) -> list[ClusterState]:
+        if request.clusters is None:
+            return self._clusters
+        return [c for c in self._clusters if c.id in request.clusters]
+
+    def _choose(
+        self,
+        request: GpuRequest,
+        exclude_nodes: frozenset[str],
+        only_nodes: frozenset[str] | None,
+    ) -> Candidate | None:
+        request.validate()
+        mode = request.mode
+        if mode is RequestMode.FRACTION:
+            self._check_fraction_size(request)
+        allow_hami = request.forced_kind is not GpuKind.MIG
+        allow_mig = request.forced_kind is not GpuKind.HAMI
+        cpu, mem = request.cpu_millicores, request.memory_mib
+        fits: NodeFit
+        if exclude_nodes or only_nodes is not None:
+
+            def fits(n: NodeState) -> bool:
+                return (
+                    n.accepts
+                    and n.free_cpu >= cpu
+                    and n.free_mem >= mem
+                    and n.id not in exclude_nodes
+                    and (only_nodes is None or n.id in only_nodes)
+                )
+
+        else:
+
+            def fits(n: NodeState) -> bool:
+                return n.accepts and n.free_cpu >= cpu and n.free_mem >= mem
+
+        best: Candidate | None = None
+        best_key: tuple[tuple[float, ...], int] | None = None
+        for cluster in self._clusters_for(request):
+            candidate = self._policies[cluster.id].choose(
+                cluster, self._view, request, fits, allow_hami, allow_mig
+            )
+            if candidate is None:
+                continue
+            key = (candidate.score, cluster.order)
+            if best_key is None or key < best_key:
+                best, best_key = candidate, key
+        return best
+
+    def _check_fraction_size(self, request: GpuRequest) -> None:
+        for cluster in self._clusters:
+            size = cluster.card_size.get(request.offering)
+            if size is not None:
+                vram, cores = size
+                if request.vram_mib > vram or request.cores > cores:
+                    raise SchedulingError(
+                        SchedulingErrorCode.GPU_REQUEST_INVALID,
+                        f"a fraction of a {request.offering} card cannot exceed the card "
+                        f"({vram} MiB, {cores} cores); ask for exclusive cards instead",
+                        "vram_mib" if request.vram_mib > vram else "cores",
+                    )
+                return
+
+    def _placement(self, request: GpuRequest, c: Candidate) -> Placement:
+        node = c.node
+        cluster_id = node.cluster.id
+        if c.kind is GpuKind.EXCLUSIVE:
+            shares = tuple(CardShare(cs.uuid, cs.vram, cs.cores) for cs in c.cards)
+            ratio = exclusive_ratio(len(shares))
+        elif c.kind is GpuKind.SHARED:
+            cs = c.cards[0]
+            replicas = cs.card.timeslice_replicas
+            shares = (CardShare(cs.uuid, cs.vram // replicas, cs.cores // replicas, None, True),)
+            ratio = timeslice_ratio(replicas)
+        elif c.kind is GpuKind.MIG:
+            assert c.mig is not None
+            cs = c.cards[0]
+            shares = (CardShare(cs.uuid, c.mig.vram, c.mig.cores, c.mig.id),)
+            ratio = fraction_ratio(request.vram_mib, request.cores, cs.vram, cs.cores)
+        else:
+            cs = c.cards[0]
+            shares = (CardShare(cs.uuid, request.vram_mib, request.cores),)
+            ratio = fraction_ratio(request.vram_mib, request.cores, cs.vram, cs.cores)
+        return Placement(
+            cluster_id,
+            node.id,
+            c.kind,
+            shares,
+            ratio,
+            request.cpu_millicores,
+            request.memory_mib,
+        )
+
+    # -- exact bookkeeping ----------------------------------------------------------------
+
+    def _check(self, allocation: Allocation) -> None:
+        p = allocation.placement
+        wid = allocation.workload_id
+        ns = self._node_by_id.get(p.node_id)
+        if ns is None or ns.cluster.id != p.cluster_id:
+            raise _conflict(f"node {p.node_id} is not in cluster {p.cluster_id}")
+        if ns.free_cpu < p.cpu_millicores or ns.free_mem < p.memory_mib:
+            raise _conflict(f"node {p.node_id} lacks the CPU or memory")
+        if not p.shares:
+            raise _conflict("a GPU placement names at least one card")
+        if len({s.card_uuid for s in p.shares}) != len(p.shares):
+            raise _conflict("a placement names a card twice")
+        if p.kind is not GpuKind.EXCLUSIVE and len(p.shares) != 1:
+            raise _conflict("only exclusive placements take several cards")
+        for share in p.shares:
+            cs = self._card_by_uuid.get(share.card_uuid)
+            if cs is None or cs.node is not ns:
+                raise _conflict(f"card {share.card_uuid} is not on node {p.node_id}")
+            if p.kind is GpuKind.MIG:
+                ms = self._mig_by_id.get(share.mig_instance_id or "")
+                if ms is None or ms.card is not cs or ms.tenant is not None:
+                    raise _conflict(f"MIG instance {share.mig_instance_id} is not free")
+            elif p.kind is GpuKind.SHARED:
+                if cs.role != CardRole.TIMESLICE or cs.free_slices < 1 or wid in cs.tenants:
+                    raise _conflict(f"card {cs.uuid} has no time-slice for this workload")
+            elif p.kind is GpuKind.EXCLUSIVE:
+                if not cs.gives_whole or cs.tenants:
+                    raise _conflict(f"card {cs.uuid} is not free to take whole")
+                if share.vram_mib != cs.vram or share.cores != cs.cores:
+                    raise _conflict(f"an exclusive share of {cs.uuid} must be the whole card")
+            else:
+                if cs.role != CardRole.HAMI:
+                    raise _conflict(f"card {cs.uuid} does not take HAMi fractions")
+                if cs.free_vram < share.vram_mib or cs.free_cores < share.cores:
+                    raise _conflict(f"card {cs.uuid} lacks the VRAM or cores")
+                if share.vram_mib <= 0 or share.cores <= 0:
+                    raise _conflict("a HAMi fraction takes some VRAM and cores")
+
+    def _take(self, allocation: Allocation) -> None:
+        p = allocation.placement
+        wid = allocation.workload_id
+        ns = self._node_by_id[p.node_id]
+        ns.free_cpu -= p.cpu_millicores
+        ns.free_mem -= p.memory_mib
+        for share in p.shares:
+            cs = self._card_by_uuid[share.card_uuid]
+            if share.mig_instance_id is not None:
+                ms = self._mig_by_id[share.mig_instance_id]
+                self._unindex_mig(ms)
+                ms.tenant = wid
+                cs.tenants[wid] = (share.vram_mib, share.cores)
+                continue
+            self._unindex_card(cs)
+            if share.timeslice:
+                cs.free_slices -= 1
+                cs.tenants[wid] = (0, 0)
+            else:
+                cs.free_vram -= share.vram_mib
+                cs.free_cores -= share.cores
+                cs.tenants[wid] = (share.vram_mib, share.cores)
+            self._index_card(cs)
+        self._allocations[wid] = allocation
+
+    def _give(self, allocation: Allocation) -> None:
+        p = allocation.placement
+        wid = allocation.workload_id
+        ns = self._node_by_id[p.node_id]
+        ns.free_cpu += p.cpu_millicores
+        ns.free_mem += p.memory_mib
+        for share in p.shares:
+            cs = self._card_by_uuid[share.card_uuid]
+            if share.mig_instance_id is not None:
+                ms = self._mig_by_id[share.mig_instance_id]
+                ms.tenant = None
+                del cs.tenants[wid]
+                self._index_mig(ms)
+                continue
+            self._unindex_card(cs)
+            if share.timeslice:
+                cs.free_slices += 1
+            else:
+                cs.free_vram += share.vram_mib
+                cs.free_cores += share.cores
+            del cs.tenants[wid]
+            self._index_card(cs)
+        del self._allocations[wid]
+
+    # -- index maintenance ----------------------------------------------------------------
+
+    def _index_node(self, ns: NodeState) -> None:
+        for cs in ns.cards:
+            self._index_card(cs)
+            for ms in cs.migs:
+                self._index_mig(ms)
+
+    def _unindex_node(self, ns: NodeState) -> None:
+        for cs in ns.cards:
+            self._unindex_card(cs)
+            for ms in cs.migs:
+                self._unindex_mig(ms)
+
+    def _index_mig(self, ms: MigState) -> None:
+        if ms.card.node.accepts and ms.tenant is None:
+            cluster = ms.card.node.cluster
+            cluster.mig[ms.card.model][ms.profile.name].add(ms.order)
+
+    def _unindex_mig(self, ms: MigState) -> None:
+        if ms.card.node.accepts and ms.tenant is None:
+            cluster = ms.card.node.cluster
+            cluster.mig[ms.card.model][ms.profile.name].discard(ms.order)
+
+    def _index_card(self, cs: CardState) -> None:
+        ns = cs.node
+        if not ns.accepts:
+            return
+        role = cs.role
+        cluster = ns.cluster
+        if role == CardRole.HAMI and cs.free_cores > 0 and cs.free_vram > 0:
+            index = cluster.fraction.get(cs.model)
+            if index is None:
+                index = cluster.fraction[cs.model] = FractionIndex()
+            index.add(cs.free_cores, cs.free_vram, cs.order)
+        if role == CardRole.TIMESLICE and cs.free_slices > 0:
+            by_free = cluster.timeslice.setdefault(cs.model, {})
+            bucket = by_free.get(cs.free_slices)
+            if bucket is None:
+                bucket = by_free[cs.free_slices] = OrderedSet()
+            bucket.add(cs.order)
+        if (role == CardRole.HAMI or role == CardRole.EXCLUSIVE) and not cs.tenants:
+            free = ns.whole_free.setdefault(cs.model, [])
+            old = len(free)
+            free.append(cs.order)
+            free.sort()
+            self._move_node(ns, cs.model, old, old + 1)
+
+    def _unindex_card(self, cs: CardState) -> None:
+        ns = cs.node
+        if not ns.accepts:
+            return
+        role = cs.role
+        cluster = ns.cluster
+        if role == CardRole.HAMI and cs.free_cores > 0 and cs.free_vram > 0:
+            cluster.fraction[cs.model].remove(cs.free_cores, cs.free_vram, cs.order)
+        if role == CardRole.TIMESLICE and cs.free_slices > 0:
+            by_free = cluster.timeslice[cs.model]
+            bucket = by_free[cs.free_slices]
+            bucket.discard(cs.order)
+            if not bucket:
+                del by_free[cs.free_slices]
+        if (role == CardRole.HAMI or role == CardRole.EXCLUSIVE) and not cs.tenants:
+            free = ns.whole_free[cs.model]
+            old = len(free)
+            free.remove(cs.order)
+            self._move_node(ns, cs.model, old, old - 1)
+
+    @staticmethod
+    def _move_node(ns: NodeState, model: str, old: int, new: int) -> None:
+        by_count = ns.cluster.exclusive.setdefault(model, {})
+        if old > 0:
+            bucket = by_count[old]
+            bucket.discard(ns.order)
+            if not bucket:
+                del by_count[old]
+        if new > 0:
+            target = by_count.get(new)
+            if target is None:
+                target = by_count[new] = OrderedSet()
+            target.add(ns.order)
