@@ -232,6 +232,67 @@ class Scheduler:
             ns.accepts = True
             self._index_node(ns)
 
+    def reservation(self, request: GpuRequest) -> frozenset[str]:
+        """The node a blocked request waits for: the one that could ever host it (were it
+        empty) and lacks the least to host it now; ties go to the lowest order. Empty when no
+        node could ever host it. Used by backfill, so this scans nodes (blocked heads only)."""
+        request.validate()
+        mode = request.mode
+        allow_hami = request.forced_kind is not GpuKind.MIG
+        allow_mig = request.forced_kind is not GpuKind.HAMI
+        best: tuple[float, int] | None = None
+        best_id = ""
+        for cluster in self._clusters_for(request):
+            for ns in self._nodes:
+                if ns.cluster is not cluster or not ns.accepts:
+                    continue
+                if (
+                    ns.node.cpu_millicores < request.cpu_millicores
+                    or ns.node.memory_mib < request.memory_mib
+                ):
+                    continue
+                missing = self._missing(ns, request, mode, allow_hami, allow_mig)
+                if missing is None:
+                    continue
+                missing += max(0, request.cpu_millicores - ns.free_cpu) / max(
+                    1, ns.node.cpu_millicores
+                ) + max(0, request.memory_mib - ns.free_mem) / max(1, ns.node.memory_mib)
+                key = (missing, ns.order)
+                if best is None or key < best:
+                    best, best_id = key, ns.id
+        return frozenset() if best is None else frozenset({best_id})
+
+    @staticmethod
+    def _missing(
+        ns: NodeState, request: GpuRequest, mode: RequestMode, allow_hami: bool, allow_mig: bool
+    ) -> float | None:
+        """How much (in card shares) the node lacks for the request; None if it never could."""
+        cards = [c for c in ns.cards if c.model == request.offering]
+        if mode is RequestMode.EXCLUSIVE:
+            whole = [c for c in cards if c.gives_whole]
+            if len(whole) < request.cards_wanted:
+                return None
+            free = sum(1 for c in whole if not c.tenants)
+            return float(max(0, request.cards_wanted - free))
+        if mode is RequestMode.SHARED:
+            slices = [c for c in cards if c.role == CardRole.TIMESLICE]
+            if not slices:
+                return None
+            return 0.0 if any(c.free_slices for c in slices) else 1.0
+        options: list[float] = []
+        v, c_ = request.vram_mib, request.cores
+        for card in cards:
+            if card.role == CardRole.HAMI and allow_hami:
+                options.append(
+                    max(0, v - card.free_vram) / card.vram
+                    + max(0, c_ - card.free_cores) / card.cores
+                )
+            elif card.role == CardRole.MIG and allow_mig:
+                for ms in card.migs:
+                    if ms.vram >= v and ms.cores >= c_:
+                        options.append(0.0 if ms.tenant is None else ms.vram / card.vram)
+        return min(options) if options else None
+
     def _clusters_for(self, request: GpuRequest) -> list[ClusterState]:
         if request.clusters is None:
             return self._clusters

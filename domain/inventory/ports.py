@@ -1,0 +1,117 @@
+"""The cluster port: how the core runs workloads on a cluster and hears back from it.
+
+Adapters: the in-process simulated cluster (`infra.cluster.simulated`) and Kubernetes through
+the per-cluster operator. Status reports flow to a callback the composition root injects at
+construction; the operator's signed HTTP callbacks end up in the same callback, so the core
+handles one path whatever the cluster is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Protocol
+from uuid import UUID
+
+from domain.inventory.model import Inventory, Placement
+
+
+class WorkloadPhase(StrEnum):
+    SCHEDULED = "Scheduled"
+    STARTING = "Starting"
+    RUNNING = "Running"
+    STOPPED = "Stopped"
+    FAILED = "Failed"
+
+
+@dataclass(frozen=True, slots=True)
+class VolumeMount:
+    volume_id: str
+    claim_name: str
+    mount_path: str
+    read_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """A standard session endpoint (VS Code, JupyterLab, web terminal, SSH)."""
+
+    name: str
+    port: int
+    protocol: str = "http"
+
+
+@dataclass(frozen=True, slots=True)
+class WorkloadSpec:
+    """Everything a cluster needs to run one session or job. `placement` is None for
+    CPU-only workloads (they skip GPU placement)."""
+
+    session_id: UUID
+    owner: str
+    image: str
+    cpu_millicores: int
+    memory_mib: int
+    placement: Placement | None = None
+    command: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    shm_mib: int = 0
+    volumes: tuple[VolumeMount, ...] = ()
+    endpoints: tuple[Endpoint, ...] = ()
+    is_job: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EndpointUrl:
+    name: str
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
+class StatusReport:
+    session_id: UUID
+    phase: WorkloadPhase
+    observed_at: datetime
+    node_id: str | None = None
+    endpoints: tuple[EndpointUrl, ...] = ()
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class UsageSample:
+    """One per-second sample of what a workload uses."""
+
+    session_id: UUID
+    at: datetime
+    cpu_millicores: int
+    memory_mib: int
+    gpu_util_percent: float
+    gpu_memory_mib: int
+
+
+StatusCallback = Callable[[StatusReport], Awaitable[None]]
+
+
+class ClusterPort(Protocol):
+    """One cluster. Every method is idempotent: applying the same spec twice, or pausing or
+    deleting an unknown/already stopped workload, is not an error."""
+
+    @property
+    def cluster_id(self) -> str: ...
+
+    async def apply(self, spec: WorkloadSpec) -> None:
+        """Run the workload as specified; progress arrives later as status reports."""
+        ...
+
+    async def pause(self, session_id: UUID) -> None:
+        """Remove the running pod, keeping volumes and settings (reported as Stopped)."""
+        ...
+
+    async def delete(self, session_id: UUID) -> None:
+        """Remove the workload and everything created for it (reported as Stopped)."""
+        ...
+
+    async def read_inventory(self) -> Inventory:
+        """Nodes and cards as the cluster reports them now."""
+        ...

@@ -1,0 +1,1 @@
+"""Cluster adapters implementing `domain.inventory.ports.ClusterPort`."""

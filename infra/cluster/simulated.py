@@ -1,0 +1,283 @@
+"""The simulated cluster: an in-process `ClusterPort` for the embedded default, demos and tests.
+
+Inventory comes from a YAML file (the built-in demo by default). Applied workloads "start"
+after a short, configurable delay on asyncio tasks and report Starting, then Running, through
+the injected status callback, the same path the Kubernetes operator's callbacks take; pause
+and delete report Stopped. It is honest: it only ever reports workloads applied to it, and
+its usage samples are plausible values derived from what each workload asked for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import yaml
+
+from domain.common.clock import Clock, SystemClock
+from domain.inventory.model import Inventory
+from domain.inventory.ports import (
+    EndpointUrl,
+    StatusCallback,
+    StatusReport,
+    UsageSample,
+    WorkloadPhase,
+    WorkloadSpec,
+)
+
+log = logging.getLogger(__name__)
+
+DEMO_INVENTORY_PATH = Path(__file__).with_name("demo_inventory.yaml")
+
+
+def _expand_node(raw: Mapping[str, Any]) -> dict[str, Any]:
+    node = dict(raw)
+    node_id = str(node["id"])
+    cards: list[dict[str, Any]] = [dict(c) for c in node.pop("cards", [])]
+    gpus = node.pop("gpus", None)
+    if gpus is not None:
+        spec = dict(gpus)
+        count = int(spec.pop("count", 1))
+        cards.extend(dict(spec) for _ in range(count))
+    expanded = []
+    for i, card in enumerate(cards):
+        card.setdefault("uuid", f"GPU-{node_id}-{i}")
+        profiles = card.pop("mig", None)
+        if profiles:
+            card["mig_instances"] = [
+                {"id": f"MIG-{node_id}-{i}-{j}", "profile": str(p)} for j, p in enumerate(profiles)
+            ]
+        expanded.append(card)
+    node["cards"] = expanded
+    return node
+
+
+def inventory_from_data(data: Mapping[str, Any]) -> Inventory:
+    """Build an inventory from parsed YAML (with the `gpus:` / `mig:` shorthands)."""
+    return Inventory.from_dict(
+        {
+            "clusters": list(data.get("clusters", [])),
+            "nodes": [_expand_node(n) for n in data.get("nodes", [])],
+        }
+    )
+
+
+def load_inventory_yaml(path: Path | str = DEMO_INVENTORY_PATH) -> Inventory:
+    with open(path, encoding="utf-8") as fh:
+        data = yaml.safe_load(fh) or {}
+    return inventory_from_data(data)
+
+
+@dataclass
+class SimulatedPod:
+    spec: WorkloadSpec
+    node_id: str | None
+    phase: WorkloadPhase
+    started_at: datetime | None = None
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+
+class SimulatedCluster:
+    """One cluster of a (possibly multi-cluster) inventory, simulated in-process."""
+
+    def __init__(
+        self,
+        inventory: Inventory,
+        on_status: StatusCallback,
+        *,
+        cluster_id: str | None = None,
+        clock: Clock | None = None,
+        start_delay: float = 0.5,
+        base_url: str = "http://localhost:8000/sessions",
+        seed: int = 0,
+    ) -> None:
+        if cluster_id is None:
+            cluster_id = inventory.clusters[0].id
+        inventory.cluster(cluster_id)  # refuses an unknown cluster
+        self._cluster_id = cluster_id
+        self._inventory = Inventory(
+            tuple(c for c in inventory.clusters if c.id == cluster_id),
+            inventory.nodes_of(cluster_id),
+        )
+        self._on_status = on_status
+        self._clock = clock or SystemClock()
+        self._start_delay = start_delay
+        self._base_url = base_url.rstrip("/")
+        self._seed = seed
+        self._pods: dict[UUID, SimulatedPod] = {}
+
+    @classmethod
+    def from_yaml(
+        cls, path: Path | str, on_status: StatusCallback, **kwargs: Any
+    ) -> SimulatedCluster:
+        return cls(load_inventory_yaml(path), on_status, **kwargs)
+
+    @classmethod
+    def demo(cls, on_status: StatusCallback, **kwargs: Any) -> SimulatedCluster:
+        return cls(load_inventory_yaml(DEMO_INVENTORY_PATH), on_status, **kwargs)
+
+    @property
+    def cluster_id(self) -> str:
+        return self._cluster_id
+
+    # -- ClusterPort ----------------------------------------------------------------------
+
+    async def apply(self, spec: WorkloadSpec) -> None:
+        existing = self._pods.get(spec.session_id)
+        if existing is not None and existing.phase in (
+            WorkloadPhase.SCHEDULED,
+            WorkloadPhase.STARTING,
+            WorkloadPhase.RUNNING,
+        ):
+            return  # idempotent: already applied
+        node_id, problem = self._node_for(spec)
+        pod = SimulatedPod(spec, node_id, WorkloadPhase.SCHEDULED)
+        self._pods[spec.session_id] = pod
+        if problem is not None:
+            pod.phase = WorkloadPhase.FAILED
+            await self._report(pod, problem)
+            return
+        pod.task = asyncio.create_task(self._start(pod), name=f"sim-start-{spec.session_id}")
+
+    async def pause(self, session_id: UUID) -> None:
+        await self._stop(session_id, "paused: pod removed, volumes kept")
+
+    async def delete(self, session_id: UUID) -> None:
+        await self._stop(session_id, "deleted")
+        self._pods.pop(session_id, None)
+
+    async def read_inventory(self) -> Inventory:
+        return self._inventory
+
+    # -- beyond the port: what the simulation knows ----------------------------------------
+
+    def pods(self) -> list[SimulatedPod]:
+        return list(self._pods.values())
+
+    def pod(self, session_id: UUID) -> SimulatedPod | None:
+        return self._pods.get(session_id)
+
+    def sample(self, session_id: UUID) -> UsageSample | None:
+        """A plausible usage sample for a running workload (None if it is not running)."""
+        pod = self._pods.get(session_id)
+        if pod is None or pod.phase is not WorkloadPhase.RUNNING:
+            return None
+        now = self._clock.now()
+        elapsed = (now - pod.started_at).total_seconds() if pod.started_at else 0.0
+        rng = random.Random(f"{self._seed}:{session_id}:{int(elapsed)}")
+        spec = pod.spec
+        warm = min(1.0, 0.2 + elapsed / 120)  # memory grows for two minutes, then plateaus
+        gpu_vram = spec.placement.vram_mib if spec.placement else 0
+        return UsageSample(
+            session_id=session_id,
+            at=now,
+            cpu_millicores=int(spec.cpu_millicores * rng.uniform(0.05, 0.8)),
+            memory_mib=int(spec.memory_mib * warm * rng.uniform(0.4, 0.7)),
+            gpu_util_percent=round(rng.uniform(10.0, 95.0), 1) if spec.placement else 0.0,
+            gpu_memory_mib=int(gpu_vram * warm * rng.uniform(0.5, 0.9)),
+        )
+
+    def samples(self) -> list[UsageSample]:
+        """One sample per running workload (poll once a second)."""
+        out = []
+        for session_id in list(self._pods):
+            s = self.sample(session_id)
+            if s is not None:
+                out.append(s)
+        return out
+
+    async def usage_stream(self, interval: float = 1.0) -> AsyncIterator[list[UsageSample]]:
+        """Every `interval` seconds, the samples of everything running; ends when cancelled."""
+        while True:
+            yield self.samples()
+            await asyncio.sleep(interval)
+
+    async def close(self) -> None:
+        """Cancel pending starts (shutdown)."""
+        tasks = [p.task for p in self._pods.values() if p.task is not None and not p.task.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _node_for(self, spec: WorkloadSpec) -> tuple[str | None, str | None]:
+        nodes = {n.id: n for n in self._inventory.nodes}
+        if spec.placement is not None:
+            node = nodes.get(spec.placement.node_id)
+            if node is None or spec.placement.cluster_id != self._cluster_id:
+                return None, f"node {spec.placement.node_id} is not in cluster {self._cluster_id}"
+            known = {c.uuid for c in node.cards}
+            missing = [u for u in spec.placement.card_uuids if u not in known]
+            if missing:
+                return node.id, f"cards {', '.join(missing)} are not on node {node.id}"
+            return node.id, None
+        # CPU-only: the first CPU-only node with room, else any node with room
+        used: dict[str, tuple[int, int]] = {}
+        for pod in self._pods.values():
+            if pod.node_id and pod.phase not in (WorkloadPhase.STOPPED, WorkloadPhase.FAILED):
+                cpu, mem = used.get(pod.node_id, (0, 0))
+                used[pod.node_id] = (cpu + pod.spec.cpu_millicores, mem + pod.spec.memory_mib)
+        ranked = sorted(self._inventory.nodes, key=lambda n: (n.is_gpu_node, n.id))
+        for node in ranked:
+            cpu, mem = used.get(node.id, (0, 0))
+            if (
+                node.accepts_work
+                and node.cpu_millicores - cpu >= spec.cpu_millicores
+                and node.memory_mib - mem >= spec.memory_mib
+            ):
+                return node.id, None
+        return None, "no node has the CPU and memory for this workload"
+
+    async def _start(self, pod: SimulatedPod) -> None:
+        pod.phase = WorkloadPhase.STARTING
+        await self._report(pod, "pulling image and starting the container")
+        await asyncio.sleep(self._start_delay)
+        if pod.phase is not WorkloadPhase.STARTING:
+            return
+        pod.phase = WorkloadPhase.RUNNING
+        pod.started_at = self._clock.now()
+        await self._report(pod, "running")
+
+    async def _stop(self, session_id: UUID, message: str) -> None:
+        pod = self._pods.get(session_id)
+        if pod is None or pod.phase in (WorkloadPhase.STOPPED, WorkloadPhase.FAILED):
+            return
+        if pod.task is not None and not pod.task.done():
+            pod.task.cancel()
+            await asyncio.gather(pod.task, return_exceptions=True)
+        pod.phase = WorkloadPhase.STOPPED
+        await self._report(pod, message)
+
+    def _endpoint_urls(self, pod: SimulatedPod) -> tuple[EndpointUrl, ...]:
+        if pod.phase is not WorkloadPhase.RUNNING:
+            return ()
+        sid = pod.spec.session_id
+        return tuple(
+            EndpointUrl(e.name, f"{self._base_url}/{sid}/{e.name}/")
+            if e.protocol != "ssh"
+            else EndpointUrl(e.name, f"ssh://{sid}@localhost:{e.port}")
+            for e in pod.spec.endpoints
+        )
+
+    async def _report(self, pod: SimulatedPod, message: str) -> None:
+        report = StatusReport(
+            session_id=pod.spec.session_id,
+            phase=pod.phase,
+            observed_at=self._clock.now(),
+            node_id=pod.node_id,
+            endpoints=self._endpoint_urls(pod),
+            message=message,
+        )
+        try:
+            await self._on_status(report)
+        except Exception:
+            # a failing consumer must not kill the simulation; the operator would retry too
+            log.exception("status callback failed for session %s", pod.spec.session_id)
