@@ -3,5 +3,7 @@
 from infra.db.models import (  # noqa: F401
     audit,
     catalog,
+    credits,
+    policies,
     tenancy,
 )

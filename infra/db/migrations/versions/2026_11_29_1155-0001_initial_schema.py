@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-29 11:52:52.913499
+Create Date: 2026-11-29 11:55:45.481576
 """
 
 from collections.abc import Sequence
@@ -136,6 +136,51 @@ def upgrade() -> None:
     sa.UniqueConstraint('username', name=op.f('uq_users_username'))
     )
     op.create_index(op.f('ix_users_is_super_admin'), 'users', ['is_super_admin'], unique=False)
+    op.create_table('credit_accounts',
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.Column('kind', sa.String(length=16), nullable=False),
+    sa.Column('organization_id', sa.Uuid(), nullable=True),
+    sa.Column('group_id', sa.Uuid(), nullable=True),
+    sa.Column('user_id', sa.Uuid(), nullable=True),
+    sa.Column('balance_micro', sa.BigInteger(), server_default=sa.text('0'), nullable=False),
+    sa.Column('held_micro', sa.BigInteger(), server_default=sa.text('0'), nullable=False),
+    sa.Column('created_at', postgresql.TIMESTAMP(timezone=True), server_default=sa.text('now()'), nullable=False),
+    sa.CheckConstraint("(organization_id IS NOT NULL) = (kind IN ('organization','consumption')) AND (group_id IS NOT NULL) = (kind = 'group') AND (user_id IS NOT NULL) = (kind = 'user')", name=op.f('ck_credit_accounts_owner_matches_kind')),
+    sa.CheckConstraint("kind = 'system' OR balance_micro - held_micro >= 0", name=op.f('ck_credit_accounts_available_not_negative')),
+    sa.CheckConstraint("kind IN ('system','organization','group','user','consumption')", name=op.f('ck_credit_accounts_kind')),
+    sa.CheckConstraint("kind IN ('user') OR held_micro = 0", name=op.f('ck_credit_accounts_only_wallets_hold')),
+    sa.CheckConstraint('held_micro >= 0', name=op.f('ck_credit_accounts_held_not_negative')),
+    sa.ForeignKeyConstraint(['group_id'], ['groups.id'], name=op.f('fk_credit_accounts_group_id_groups'), ondelete='RESTRICT'),
+    sa.ForeignKeyConstraint(['organization_id'], ['organizations.id'], name=op.f('fk_credit_accounts_organization_id_organizations'), ondelete='RESTRICT'),
+    sa.ForeignKeyConstraint(['user_id'], ['users.id'], name=op.f('fk_credit_accounts_user_id_users'), ondelete='RESTRICT'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_credit_accounts')),
+    sa.UniqueConstraint('kind', 'organization_id', 'group_id', 'user_id', name='uq_credit_accounts_owner', postgresql_nulls_not_distinct=True)
+    )
+    op.create_table('credit_budgets',
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.Column('scope_kind', sa.String(length=16), nullable=False),
+    sa.Column('scope_id', sa.Uuid(), nullable=False),
+    sa.Column('organization_id', sa.Uuid(), nullable=True),
+    sa.Column('group_id', sa.Uuid(), nullable=True),
+    sa.Column('user_id', sa.Uuid(), nullable=True),
+    sa.Column('period', sa.String(length=16), nullable=False),
+    sa.Column('limit_micro', sa.BigInteger(), nullable=False),
+    sa.Column('action', sa.String(length=8), nullable=False),
+    sa.Column('alert_thresholds', postgresql.ARRAY(sa.Integer()), nullable=False),
+    sa.Column('created_at', postgresql.TIMESTAMP(timezone=True), nullable=False),
+    sa.Column('updated_at', postgresql.TIMESTAMP(timezone=True), nullable=False),
+    sa.Column('updated_by', sa.Uuid(), nullable=True),
+    sa.CheckConstraint("(organization_id IS NOT NULL) = (scope_kind = 'organization') AND (group_id IS NOT NULL) = (scope_kind = 'group') AND (user_id IS NOT NULL) = (scope_kind = 'user') AND scope_id = COALESCE(organization_id, group_id, user_id)", name=op.f('ck_credit_budgets_scope_matches')),
+    sa.CheckConstraint("action IN ('warn','block')", name=op.f('ck_credit_budgets_action')),
+    sa.CheckConstraint("period IN ('daily','weekly','monthly')", name=op.f('ck_credit_budgets_period')),
+    sa.CheckConstraint("scope_kind IN ('organization','group','user')", name=op.f('ck_credit_budgets_scope_kind')),
+    sa.CheckConstraint('limit_micro >= 0', name=op.f('ck_credit_budgets_limit_not_negative')),
+    sa.ForeignKeyConstraint(['group_id'], ['groups.id'], name=op.f('fk_credit_budgets_group_id_groups'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['organization_id'], ['organizations.id'], name=op.f('fk_credit_budgets_organization_id_organizations'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['user_id'], ['users.id'], name=op.f('fk_credit_budgets_user_id_users'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_credit_budgets')),
+    sa.UniqueConstraint('scope_kind', 'scope_id', 'period', name=op.f('uq_credit_budgets_scope_kind_scope_id_period'))
+    )
     op.create_table('images',
     sa.Column('id', sa.Uuid(), nullable=False),
     sa.Column('name', sa.String(length=100), nullable=False),
@@ -209,17 +254,149 @@ def upgrade() -> None:
     sa.UniqueConstraint('secret_digest', name=op.f('uq_personal_access_tokens_secret_digest'))
     )
     op.create_index(op.f('ix_personal_access_tokens_user_id'), 'personal_access_tokens', ['user_id'], unique=False)
+    op.create_table('resource_policies',
+    sa.Column('scope_key', sa.String(length=64), nullable=False),
+    sa.Column('scope_kind', sa.String(length=16), nullable=False),
+    sa.Column('organization_id', sa.Uuid(), nullable=True),
+    sa.Column('group_id', sa.Uuid(), nullable=True),
+    sa.Column('user_id', sa.Uuid(), nullable=True),
+    sa.Column('max_concurrent_sessions', sa.Integer(), nullable=True),
+    sa.Column('max_gpus', sa.String(length=40), nullable=True),
+    sa.Column('model_caps', postgresql.JSONB(astext_type=sa.Text()), server_default='{}', nullable=False),
+    sa.Column('max_vram_mib', sa.BigInteger(), nullable=True),
+    sa.Column('max_cpu_millicores', sa.BigInteger(), nullable=True),
+    sa.Column('max_memory_mib', sa.BigInteger(), nullable=True),
+    sa.Column('storage_quota_mib', sa.BigInteger(), nullable=True),
+    sa.Column('idle_timeout_seconds', sa.Integer(), nullable=True),
+    sa.Column('max_session_seconds', sa.Integer(), nullable=True),
+    sa.Column('approval_required', sa.Boolean(), nullable=True),
+    sa.Column('default_priority', sa.Integer(), nullable=True),
+    sa.Column('preemptible', sa.Boolean(), nullable=True),
+    sa.Column('allowed_clusters', postgresql.ARRAY(sa.String(length=100)), nullable=True),
+    sa.Column('updated_at', postgresql.TIMESTAMP(timezone=True), nullable=True),
+    sa.Column('updated_by', sa.Uuid(), nullable=True),
+    sa.CheckConstraint("(organization_id IS NOT NULL) = (scope_kind = 'organization') AND (group_id IS NOT NULL) = (scope_kind = 'group') AND (user_id IS NOT NULL) = (scope_kind = 'user')", name=op.f('ck_resource_policies_scope_matches')),
+    sa.CheckConstraint("scope_kind IN ('global','organization','group','user')", name=op.f('ck_resource_policies_scope_kind')),
+    sa.CheckConstraint('COALESCE(max_concurrent_sessions, 0) >= 0 AND COALESCE(max_vram_mib, 0) >= 0 AND COALESCE(max_cpu_millicores, 0) >= 0 AND COALESCE(max_memory_mib, 0) >= 0 AND COALESCE(storage_quota_mib, 0) >= 0 AND COALESCE(idle_timeout_seconds, 0) >= 0 AND COALESCE(max_session_seconds, 0) >= 0', name=op.f('ck_resource_policies_limits_not_negative')),
+    sa.ForeignKeyConstraint(['group_id'], ['groups.id'], name=op.f('fk_resource_policies_group_id_groups'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['organization_id'], ['organizations.id'], name=op.f('fk_resource_policies_organization_id_organizations'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['user_id'], ['users.id'], name=op.f('fk_resource_policies_user_id_users'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('scope_key', name=op.f('pk_resource_policies')),
+    sa.UniqueConstraint('group_id', name=op.f('uq_resource_policies_group_id')),
+    sa.UniqueConstraint('organization_id', name=op.f('uq_resource_policies_organization_id')),
+    sa.UniqueConstraint('user_id', name=op.f('uq_resource_policies_user_id'))
+    )
+    op.create_table('credit_holds',
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.Column('idempotency_key', sa.String(length=200), nullable=False),
+    sa.Column('account_id', sa.Uuid(), nullable=False),
+    sa.Column('user_id', sa.Uuid(), nullable=False),
+    sa.Column('amount_micro', sa.BigInteger(), nullable=False),
+    sa.Column('reserved_micro', sa.BigInteger(), nullable=False),
+    sa.Column('charged_micro', sa.BigInteger(), server_default=sa.text('0'), nullable=False),
+    sa.Column('status', sa.String(length=16), nullable=False),
+    sa.Column('organization_id', sa.Uuid(), nullable=False),
+    sa.Column('group_id', sa.Uuid(), nullable=True),
+    sa.Column('memo', sa.Text(), server_default='', nullable=False),
+    sa.Column('created_at', postgresql.TIMESTAMP(timezone=True), nullable=False),
+    sa.Column('updated_at', postgresql.TIMESTAMP(timezone=True), nullable=False),
+    sa.CheckConstraint("status = 'open' OR amount_micro = 0", name=op.f('ck_credit_holds_closed_holds_nothing')),
+    sa.CheckConstraint("status IN ('open','settled','released')", name=op.f('ck_credit_holds_status')),
+    sa.CheckConstraint('amount_micro >= 0 AND charged_micro >= 0 AND reserved_micro > 0', name=op.f('ck_credit_holds_amounts')),
+    sa.ForeignKeyConstraint(['account_id'], ['credit_accounts.id'], name=op.f('fk_credit_holds_account_id_credit_accounts')),
+    sa.ForeignKeyConstraint(['user_id'], ['users.id'], name=op.f('fk_credit_holds_user_id_users'), ondelete='RESTRICT'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_credit_holds')),
+    sa.UniqueConstraint('idempotency_key', name=op.f('uq_credit_holds_idempotency_key'))
+    )
+    op.create_index('ix_credit_holds_open_account', 'credit_holds', ['account_id'], unique=False, postgresql_where=sa.text("status = 'open'"))
+    op.create_index(op.f('ix_credit_holds_user_id'), 'credit_holds', ['user_id'], unique=False)
+    op.create_table('credit_refill_schedules',
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.Column('source_account_id', sa.Uuid(), nullable=False),
+    sa.Column('target_account_id', sa.Uuid(), nullable=True),
+    sa.Column('members_of_group_id', sa.Uuid(), nullable=True),
+    sa.Column('mode', sa.String(length=16), nullable=False),
+    sa.Column('amount_micro', sa.BigInteger(), nullable=False),
+    sa.Column('cadence', sa.String(length=16), nullable=False),
+    sa.Column('anchor_day', sa.Integer(), nullable=False),
+    sa.Column('active', sa.Boolean(), server_default=sa.text('true'), nullable=False),
+    sa.Column('last_period_start', postgresql.TIMESTAMP(timezone=True), nullable=False),
+    sa.Column('created_by', sa.Uuid(), nullable=True),
+    sa.Column('created_at', postgresql.TIMESTAMP(timezone=True), nullable=False),
+    sa.Column('memo', sa.Text(), server_default='', nullable=False),
+    sa.CheckConstraint("cadence IN ('daily','weekly','monthly')", name=op.f('ck_credit_refill_schedules_cadence')),
+    sa.CheckConstraint("mode IN ('grant','top_up')", name=op.f('ck_credit_refill_schedules_mode')),
+    sa.CheckConstraint('(target_account_id IS NULL) <> (members_of_group_id IS NULL)', name=op.f('ck_credit_refill_schedules_one_target')),
+    sa.CheckConstraint('amount_micro > 0', name=op.f('ck_credit_refill_schedules_amount_positive')),
+    sa.ForeignKeyConstraint(['members_of_group_id'], ['groups.id'], name=op.f('fk_credit_refill_schedules_members_of_group_id_groups'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['source_account_id'], ['credit_accounts.id'], name=op.f('fk_credit_refill_schedules_source_account_id_credit_accounts')),
+    sa.ForeignKeyConstraint(['target_account_id'], ['credit_accounts.id'], name=op.f('fk_credit_refill_schedules_target_account_id_credit_accounts')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_credit_refill_schedules'))
+    )
+    op.create_index(op.f('ix_credit_refill_schedules_source_account_id'), 'credit_refill_schedules', ['source_account_id'], unique=False)
+    op.create_table('credit_transfers',
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.Column('seq', sa.BigInteger(), sa.Identity(always=True), nullable=False),
+    sa.Column('idempotency_key', sa.String(length=200), nullable=False),
+    sa.Column('kind', sa.String(length=16), nullable=False),
+    sa.Column('source_account_id', sa.Uuid(), nullable=False),
+    sa.Column('destination_account_id', sa.Uuid(), nullable=False),
+    sa.Column('amount_micro', sa.BigInteger(), nullable=False),
+    sa.Column('created_at', postgresql.TIMESTAMP(timezone=True), nullable=False),
+    sa.Column('actor_id', sa.Uuid(), nullable=True),
+    sa.Column('organization_id', sa.Uuid(), nullable=True),
+    sa.Column('group_id', sa.Uuid(), nullable=True),
+    sa.Column('user_id', sa.Uuid(), nullable=True),
+    sa.Column('hold_id', sa.Uuid(), nullable=True),
+    sa.Column('memo', sa.Text(), server_default='', nullable=False),
+    sa.CheckConstraint("kind <> 'charge' OR (user_id IS NOT NULL AND organization_id IS NOT NULL)", name=op.f('ck_credit_transfers_charges_attributed')),
+    sa.CheckConstraint("kind IN ('allocation','take_back','refill','charge')", name=op.f('ck_credit_transfers_kind')),
+    sa.CheckConstraint('amount_micro > 0', name=op.f('ck_credit_transfers_amount_positive')),
+    sa.CheckConstraint('source_account_id <> destination_account_id', name=op.f('ck_credit_transfers_distinct_accounts')),
+    sa.ForeignKeyConstraint(['destination_account_id'], ['credit_accounts.id'], name=op.f('fk_credit_transfers_destination_account_id_credit_accounts')),
+    sa.ForeignKeyConstraint(['hold_id'], ['credit_holds.id'], name=op.f('fk_credit_transfers_hold_id_credit_holds')),
+    sa.ForeignKeyConstraint(['source_account_id'], ['credit_accounts.id'], name=op.f('fk_credit_transfers_source_account_id_credit_accounts')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_credit_transfers')),
+    sa.UniqueConstraint('idempotency_key', name=op.f('uq_credit_transfers_idempotency_key')),
+    sa.UniqueConstraint('seq', name=op.f('uq_credit_transfers_seq')),
+    info={'append_only': True}
+    )
+    op.create_index('ix_credit_transfers_charge_group', 'credit_transfers', ['group_id', 'created_at'], unique=False, postgresql_where=sa.text("kind = 'charge'"))
+    op.create_index('ix_credit_transfers_charge_org', 'credit_transfers', ['organization_id', 'created_at'], unique=False, postgresql_where=sa.text("kind = 'charge'"))
+    op.create_index('ix_credit_transfers_charge_user', 'credit_transfers', ['user_id', 'created_at'], unique=False, postgresql_where=sa.text("kind = 'charge'"))
+    op.create_index(op.f('ix_credit_transfers_created_at'), 'credit_transfers', ['created_at'], unique=False)
+    op.create_index('ix_credit_transfers_destination_seq', 'credit_transfers', ['destination_account_id', 'seq'], unique=False)
+    op.create_index(op.f('ix_credit_transfers_hold_id'), 'credit_transfers', ['hold_id'], unique=False)
+    op.create_index('ix_credit_transfers_source_seq', 'credit_transfers', ['source_account_id', 'seq'], unique=False)
     op.execute("CREATE OR REPLACE FUNCTION gshare_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '% is append-only', TG_TABLE_NAME USING ERRCODE = 'P0001'; END $$")
     op.execute('CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION gshare_refuse_change()')
     op.execute('CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION gshare_refuse_change()')
+    op.execute('CREATE TRIGGER credit_transfers_append_only BEFORE UPDATE OR DELETE ON credit_transfers FOR EACH ROW EXECUTE FUNCTION gshare_refuse_change()')
+    op.execute('CREATE TRIGGER credit_transfers_no_truncate BEFORE TRUNCATE ON credit_transfers FOR EACH STATEMENT EXECUTE FUNCTION gshare_refuse_change()')
     # ### end Alembic commands ###
 
 
 def downgrade() -> None:
     # ### commands auto generated by Alembic - please adjust! ###
+    op.execute('DROP TRIGGER IF EXISTS credit_transfers_no_truncate ON credit_transfers')
+    op.execute('DROP TRIGGER IF EXISTS credit_transfers_append_only ON credit_transfers')
     op.execute('DROP TRIGGER IF EXISTS audit_log_no_truncate ON audit_log')
     op.execute('DROP TRIGGER IF EXISTS audit_log_append_only ON audit_log')
     op.execute('DROP FUNCTION IF EXISTS gshare_refuse_change()')
+    op.drop_index('ix_credit_transfers_source_seq', table_name='credit_transfers')
+    op.drop_index(op.f('ix_credit_transfers_hold_id'), table_name='credit_transfers')
+    op.drop_index('ix_credit_transfers_destination_seq', table_name='credit_transfers')
+    op.drop_index(op.f('ix_credit_transfers_created_at'), table_name='credit_transfers')
+    op.drop_index('ix_credit_transfers_charge_user', table_name='credit_transfers', postgresql_where=sa.text("kind = 'charge'"))
+    op.drop_index('ix_credit_transfers_charge_org', table_name='credit_transfers', postgresql_where=sa.text("kind = 'charge'"))
+    op.drop_index('ix_credit_transfers_charge_group', table_name='credit_transfers', postgresql_where=sa.text("kind = 'charge'"))
+    op.drop_table('credit_transfers')
+    op.drop_index(op.f('ix_credit_refill_schedules_source_account_id'), table_name='credit_refill_schedules')
+    op.drop_table('credit_refill_schedules')
+    op.drop_index(op.f('ix_credit_holds_user_id'), table_name='credit_holds')
+    op.drop_index('ix_credit_holds_open_account', table_name='credit_holds', postgresql_where=sa.text("status = 'open'"))
+    op.drop_table('credit_holds')
+    op.drop_table('resource_policies')
     op.drop_index(op.f('ix_personal_access_tokens_user_id'), table_name='personal_access_tokens')
     op.drop_table('personal_access_tokens')
     op.drop_index(op.f('ix_org_admins_organization_id'), table_name='org_admins')
@@ -235,6 +412,8 @@ def downgrade() -> None:
     op.drop_index(op.f('ix_images_owner_user_id'), table_name='images')
     op.drop_index(op.f('ix_images_organization_id'), table_name='images')
     op.drop_table('images')
+    op.drop_table('credit_budgets')
+    op.drop_table('credit_accounts')
     op.drop_index(op.f('ix_users_is_super_admin'), table_name='users')
     op.drop_table('users')
     op.drop_index('uq_registries_org_name', table_name='registries', postgresql_where=sa.text('organization_id IS NOT NULL'))

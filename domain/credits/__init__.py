@@ -1,0 +1,1 @@
+"""Credits: a double-entry ledger in micro-credits, holds, refills and budgets."""

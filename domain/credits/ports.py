@@ -1,0 +1,129 @@
+"""Ports the credits use cases need. Adapters live in infra/credits (PostgreSQL, in-memory).
+
+The `Ledger` port is atomic per call: each method is one transaction that either applies
+completely or not at all, and enforces the ledger invariants itself (idempotency, available
+balance ≥ 0 for every account but the system's, cached held = sum of open holds). Use cases
+decide who may move what; the ledger decides whether the money is there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+from uuid import UUID
+
+from domain.common.money import MicroCredits
+from domain.credits.budgets import Budget, BudgetScope
+from domain.credits.model import (
+    AccountRef,
+    Balance,
+    Hold,
+    HoldRequest,
+    HoldResult,
+    Transfer,
+    TransferKind,
+    TransferRequest,
+    TransferResult,
+)
+from domain.credits.refills import RefillSchedule
+
+
+@dataclass(frozen=True, slots=True)
+class TransferQuery:
+    account: AccountRef | None = None  # either side
+    kind: TransferKind | None = None
+    since: datetime | None = None  # inclusive
+    until: datetime | None = None  # exclusive
+    before_seq: int | None = None  # keyset cursor: newest first, strictly older than this
+    limit: int = 100
+
+
+class Ledger(Protocol):
+    async def post(self, request: TransferRequest) -> TransferResult:
+        """Post one transfer, or replay it if its key was posted with the same parameters.
+
+        Raises InsufficientCreditsError, IdempotencyKeyReusedError, NotFoundError (owner gone).
+        """
+        ...
+
+    async def post_many(self, requests: Sequence[TransferRequest]) -> list[TransferResult]:
+        """All or nothing, in one transaction (bulk allocation)."""
+        ...
+
+    async def balances(self, accounts: Sequence[AccountRef]) -> Mapping[AccountRef, Balance]:
+        """Every asked account; one never used reads as zero."""
+        ...
+
+    async def history(self, query: TransferQuery) -> Sequence[tuple[int, Transfer]]:
+        """(seq, transfer) pairs, newest first; seq is the keyset cursor."""
+        ...
+
+    async def reserve(self, request: HoldRequest) -> HoldResult: ...
+
+    async def renew_hold(self, hold_id: UUID, amount_micro: MicroCredits, now: datetime) -> Hold:
+        """Set an open hold's reserved amount (grow needs the available balance)."""
+        ...
+
+    async def charge_hold(
+        self, hold_id: UUID, charge: TransferRequest, *, settle: bool
+    ) -> TransferResult:
+        """Post `charge` (wallet → consumption) against the hold: the covered part leaves the
+        hold, any excess is paid from the available balance; `settle` releases the rest and
+        closes the hold. A replayed key changes nothing."""
+        ...
+
+    async def release_hold(self, hold_id: UUID, now: datetime) -> Hold:
+        """Give back what is still reserved; releasing a closed hold is a no-op."""
+        ...
+
+    async def get_hold(self, hold_id: UUID) -> Hold | None: ...
+
+    async def spend(self, scope: BudgetScope, since: datetime, until: datetime) -> MicroCredits:
+        """Charges attributed to the scope (an org's includes its groups' and users')."""
+        ...
+
+
+class RefillSchedules(Protocol):
+    async def add(self, schedule: RefillSchedule) -> None: ...
+
+    async def get(self, schedule_id: UUID) -> RefillSchedule | None: ...
+
+    async def all(self, source: AccountRef | None = None) -> Sequence[RefillSchedule]: ...
+
+    async def set_active(self, schedule_id: UUID, active: bool) -> bool: ...
+
+    async def apply_period(
+        self, schedule_id: UUID, period_start: datetime, requests: Sequence[TransferRequest]
+    ) -> list[TransferResult] | None:
+        """In one transaction: mark the period applied and post the transfers.
+
+        None if that period (or a later one) was already applied: nothing is posted.
+        """
+        ...
+
+
+class BudgetRepository(Protocol):
+    async def put(self, budget: Budget) -> Budget:
+        """Insert, or replace the budget with the same scope and period (returns the stored
+        one, whose id is the existing one's on replace)."""
+        ...
+
+    async def get(self, budget_id: UUID) -> Budget | None: ...
+
+    async def for_scopes(self, scopes: Sequence[BudgetScope]) -> Sequence[Budget]: ...
+
+    async def delete(self, budget_id: UUID) -> bool: ...
+
+
+class Directory(Protocol):
+    """Tenancy facts the credits rules need; implemented over the tenancy tables."""
+
+    async def group_organization(self, group_id: UUID) -> UUID | None: ...
+
+    async def user_groups(self, user_id: UUID) -> Mapping[UUID, UUID]:
+        """group id -> organisation id for every group the user belongs to."""
+        ...
+
+    async def group_member_ids(self, group_id: UUID) -> Sequence[UUID]: ...

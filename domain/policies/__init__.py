@@ -1,0 +1,1 @@
+"""Resource policies: per-scope limits and settings, resolved user → group → org → global."""
