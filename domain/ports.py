@@ -26,7 +26,10 @@ class UnitOfWork(Protocol):
     async def __aenter__(self) -> UnitOfWork: ...
 
     async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
     ) -> None: ...
 
     async def commit(self) -> None: ...
@@ -49,7 +52,10 @@ class EventSubscription(Protocol):
     async def __aenter__(self) -> EventSubscription: ...
 
     async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
     ) -> None: ...
 
     def __aiter__(self) -> EventSubscription: ...

@@ -20,7 +20,12 @@ from domain.catalog.model import (
     check_image_reference,
 )
 from domain.common.clock import Clock, IdGenerator
-from domain.common.errors import DuplicateError, InvalidValueError, NotFoundError, PermissionDeniedError
+from domain.common.errors import (
+    DuplicateError,
+    InvalidValueError,
+    NotFoundError,
+    PermissionDeniedError,
+)
 from domain.common.validation import ErrorCollector, clean_name, non_negative, positive
 from domain.ports import UnitOfWork
 from domain.tenancy import access
@@ -37,7 +42,10 @@ MAX_EXCLUSIVE_CARDS = 16
 def _check_resource_name(value: str) -> str:
     v = value.strip()
     if v.count("/") != 1 or not set(v) <= _RESOURCE_NAME_CHARS or v.startswith("/") or v.endswith("/"):
-        raise InvalidValueError("resourceName", f"{value!r} is not a Kubernetes extended resource name (e.g. nvidia.com/gpu)")
+        raise InvalidValueError(
+            "resourceName",
+            f"{value!r} is not a Kubernetes extended resource name (e.g. nvidia.com/gpu)",
+        )
     return v
 
 
@@ -83,7 +91,19 @@ async def offering_create(
     assert v and n and cuda and rn
     if await uow.catalog.offering_name_taken(n):
         raise DuplicateError("name", f"an offering named {n} already exists")
-    offering = Offering(ids.new_id(), v, n, vram_mib, cores, cuda, hourly_rate_micro, rn, clock.now(), description.strip(), enabled)
+    offering = Offering(
+        ids.new_id(),
+        v,
+        n,
+        vram_mib,
+        cores,
+        cuda,
+        hourly_rate_micro,
+        rn,
+        clock.now(),
+        description.strip(),
+        enabled,
+    )
     await uow.catalog.add_offering(offering)
     return offering
 
@@ -110,9 +130,8 @@ async def offering_update(
         cuda = errors.check(CudaVersion.parse, min_cuda, "minCuda")
         if cuda:
             o = replace(o, min_cuda=cuda)
-    if hourly_rate_micro is not None:
-        if errors.check(non_negative, hourly_rate_micro, "hourlyRate") is not None:
-            o = replace(o, hourly_rate_micro=hourly_rate_micro)
+    if hourly_rate_micro is not None and errors.check(non_negative, hourly_rate_micro, "hourlyRate") is not None:
+        o = replace(o, hourly_rate_micro=hourly_rate_micro)
     errors.raise_if_any()
     if description is not None:
         o = replace(o, description=description.strip())
@@ -135,13 +154,25 @@ async def offering_delete(uow: UnitOfWork, actor: Actor, offering_id: UUID) -> O
 
 
 def _validate_preset_gpu(
-    errors: ErrorCollector, tier: GpuTier, gpu_count: int | None, custom_vram_mib: int | None, custom_cores: int | None
+    errors: ErrorCollector,
+    tier: GpuTier,
+    gpu_count: int | None,
+    custom_vram_mib: int | None,
+    custom_cores: int | None,
 ) -> tuple[int, int | None, int | None]:
     if tier == GpuTier.NONE:
-        for field, value in (("gpuCount", gpu_count), ("customVramMib", custom_vram_mib), ("customCores", custom_cores)):
+        for field, value in (
+            ("gpuCount", gpu_count),
+            ("customVramMib", custom_vram_mib),
+            ("customCores", custom_cores),
+        ):
             if value:
                 errors.add(
-                    CatalogError(CatalogErrorCode.TIER_ON_CPU_ONLY_PRESET, "a CPU-only preset cannot ask for GPU resources", field)
+                    CatalogError(
+                        CatalogErrorCode.TIER_ON_CPU_ONLY_PRESET,
+                        "a CPU-only preset cannot ask for GPU resources",
+                        field,
+                    )
                 )
         return 0, None, None
     if tier == GpuTier.EXCLUSIVE:
@@ -157,7 +188,12 @@ def _validate_preset_gpu(
             errors.add(InvalidValueError("customCores", "a custom preset needs a core share of 1–100 percent"))
         return 1, custom_vram_mib, custom_cores
     if custom_vram_mib or custom_cores:
-        errors.add(InvalidValueError("customVramMib", f"tier {tier} sets its own share; use tier CUSTOM for explicit limits"))
+        errors.add(
+            InvalidValueError(
+                "customVramMib",
+                f"tier {tier} sets its own share; use tier CUSTOM for explicit limits",
+            )
+        )
     return 1, None, None
 
 
@@ -205,7 +241,18 @@ async def preset_create(
     if await uow.catalog.preset_name_taken(n):
         raise DuplicateError("name", f"a preset named {n} already exists")
     preset = Preset(
-        ids.new_id(), n, cpu_millicores, memory_mib, disk_gib, shm_mib, tier, clock.now(), count, vram, cores, description.strip()
+        ids.new_id(),
+        n,
+        cpu_millicores,
+        memory_mib,
+        disk_gib,
+        shm_mib,
+        tier,
+        clock.now(),
+        count,
+        vram,
+        cores,
+        description.strip(),
     )
     await uow.catalog.add_preset(preset)
     return preset
@@ -288,13 +335,17 @@ def _check_url(url: str) -> str:
     u = url.strip().rstrip("/")
     host = u.split("://", 1)[-1]
     if not host or " " in host or len(u) > 255 or ("://" in u and not u.startswith(("https://", "http://"))):
-        raise InvalidValueError("url", f"{url!r} is not a registry address (e.g. nvcr.io or https://harbor.example.org)")
+        raise InvalidValueError(
+            "url", f"{url!r} is not a registry address (e.g. nvcr.io or https://harbor.example.org)"
+        )
     return u
 
 
 async def registries_list(uow: UnitOfWork, actor: Actor, page: Page) -> tuple[list[Registry], int]:
     page = page.clamp()
-    return await uow.catalog.list_registries(None if actor.is_super_admin else actor.organization_ids, page.offset, page.limit)
+    return await uow.catalog.list_registries(
+        None if actor.is_super_admin else actor.organization_ids, page.offset, page.limit
+    )
 
 
 async def registry_get(uow: UnitOfWork, actor: Actor, registry_id: UUID) -> Registry:
@@ -305,8 +356,15 @@ async def registry_get(uow: UnitOfWork, actor: Actor, registry_id: UUID) -> Regi
 
 
 async def registry_create(
-    uow: UnitOfWork, actor: Actor, ids: IdGenerator, clock: Clock, *, name: str, url: str,
-    organization_id: UUID | None = None, description: str = "",
+    uow: UnitOfWork,
+    actor: Actor,
+    ids: IdGenerator,
+    clock: Clock,
+    *,
+    name: str,
+    url: str,
+    organization_id: UUID | None = None,
+    description: str = "",
 ) -> Registry:
     if organization_id is not None and not (actor.is_super_admin or organization_id in actor.organization_ids):
         raise NotFoundError("organization", "organizationId")
@@ -324,7 +382,12 @@ async def registry_create(
 
 
 async def registry_update(
-    uow: UnitOfWork, actor: Actor, registry_id: UUID, *, name: str | None = None, url: str | None = None,
+    uow: UnitOfWork,
+    actor: Actor,
+    registry_id: UUID,
+    *,
+    name: str | None = None,
+    url: str | None = None,
     description: str | None = None,
 ) -> Registry:
     r = await registry_get(uow, actor, registry_id)
@@ -382,7 +445,10 @@ async def images_list(uow: UnitOfWork, actor: Actor, page: Page) -> tuple[list[I
     if actor.is_super_admin:
         return await uow.catalog.list_images(org_ids=None, owner_user_id=None, offset=page.offset, limit=page.limit)
     return await uow.catalog.list_images(
-        org_ids=actor.organization_ids, owner_user_id=actor.user_id, offset=page.offset, limit=page.limit
+        org_ids=actor.organization_ids,
+        owner_user_id=actor.user_id,
+        offset=page.offset,
+        limit=page.limit,
     )
 
 
@@ -430,8 +496,16 @@ async def image_create(
     if registry_id is not None:
         await registry_get(uow, actor, registry_id)
     image = Image(
-        ids.new_id(), n, ref, cuda, scope, clock.now(), registry_id, organization_id,
-        actor.user_id if scope == ImageScope.PERSONAL else None, description.strip(),
+        ids.new_id(),
+        n,
+        ref,
+        cuda,
+        scope,
+        clock.now(),
+        registry_id,
+        organization_id,
+        actor.user_id if scope == ImageScope.PERSONAL else None,
+        description.strip(),
     )
     if await uow.catalog.image_name_taken(image):
         raise DuplicateError("name", f"an image named {n} already exists here")
@@ -440,8 +514,14 @@ async def image_create(
 
 
 async def image_update(
-    uow: UnitOfWork, actor: Actor, image_id: UUID, *, name: str | None = None, reference: str | None = None,
-    cuda_version: str | None = None, description: str | None = None,
+    uow: UnitOfWork,
+    actor: Actor,
+    image_id: UUID,
+    *,
+    name: str | None = None,
+    reference: str | None = None,
+    cuda_version: str | None = None,
+    description: str | None = None,
 ) -> Image:
     image = await image_get(uow, actor, image_id)
     _require_image_admin(actor, image)

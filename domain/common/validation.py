@@ -29,7 +29,8 @@ def clean_slug(value: str, field: str = "slug") -> str:
     cleaned = value.strip().lower()
     if not _SLUG.match(cleaned):
         raise InvalidValueError(
-            field, f"{field} must be 1–63 lowercase letters, digits or '-', not starting or ending with '-'"
+            field,
+            f"{field} must be 1–63 lowercase letters, digits or '-', not starting or ending with '-'",
         )
     return cleaned
 
@@ -42,9 +43,7 @@ def slugify(name: str) -> str:
 def clean_username(value: str, field: str = "username") -> str:
     cleaned = value.strip().lower()
     if not _USERNAME.match(cleaned):
-        raise InvalidValueError(
-            field, f"{field} must be 1–64 lowercase letters, digits, '.', '_' or '-'"
-        )
+        raise InvalidValueError(field, f"{field} must be 1–64 lowercase letters, digits, '.', '_' or '-'")
     return cleaned
 
 

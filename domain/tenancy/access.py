@@ -20,10 +20,7 @@ def can_see_organization(actor: Actor, org: Organization) -> bool:
 
 
 def can_see_group(actor: Actor, group: Group) -> bool:
-    return (
-        actor.is_org_admin(group.organization_id)
-        or group.id in actor.group_roles
-    )
+    return actor.is_org_admin(group.organization_id) or group.id in actor.group_roles
 
 
 def can_see_user(actor: Actor, user_id: UUID, user_groups: dict[UUID, UUID], user_admin_orgs: frozenset[UUID]) -> bool:

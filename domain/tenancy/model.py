@@ -96,10 +96,7 @@ class Actor:
         return self.is_super_admin or organization_id in self.org_admin_of
 
     def is_group_admin(self, group_id: UUID, organization_id: UUID) -> bool:
-        return (
-            self.is_org_admin(organization_id)
-            or self.group_roles.get(group_id) == Role.GROUP_ADMIN
-        )
+        return self.is_org_admin(organization_id) or self.group_roles.get(group_id) == Role.GROUP_ADMIN
 
     def is_guest_only(self) -> bool:
         """A guest everywhere it belongs, and no admin anywhere: CPU sessions only."""

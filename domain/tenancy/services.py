@@ -56,6 +56,15 @@ class Page:
         return Page(max(0, self.offset), min(max(1, self.limit), MAX_PAGE))
 
 
+def user_topic(user_id: UUID) -> str:
+    """EventBus topic announcing that a user's account, roles or memberships changed."""
+    return f"user:{user_id}"
+
+
+def _announce(uow: UnitOfWork, user_id: UUID) -> None:
+    uow.publish_after_commit(user_topic(user_id), {"userId": str(user_id)})
+
+
 # ---------------------------------------------------------------- actor resolution
 
 
@@ -93,7 +102,14 @@ async def organizations_list(uow: UnitOfWork, actor: Actor, page: Page) -> tuple
 
 
 async def organization_create(
-    uow: UnitOfWork, actor: Actor, ids: IdGenerator, clock: Clock, *, name: str, slug: str | None = None, description: str = ""
+    uow: UnitOfWork,
+    actor: Actor,
+    ids: IdGenerator,
+    clock: Clock,
+    *,
+    name: str,
+    slug: str | None = None,
+    description: str = "",
 ) -> Organization:
     access.require_super_admin(actor)
     errors = ErrorCollector()
@@ -107,13 +123,25 @@ async def organization_create(
     org = Organization(ids.new_id(), clean, slug_clean, clock.now(), description.strip())
     await uow.tenancy.add_organization(org)
     await uow.tenancy.add_group(
-        Group(ids.new_id(), org.id, DEFAULT_GROUP_NAME, clock.now(), "Everyone in the organisation", True)
+        Group(
+            ids.new_id(),
+            org.id,
+            DEFAULT_GROUP_NAME,
+            clock.now(),
+            "Everyone in the organisation",
+            True,
+        )
     )
     return org
 
 
 async def organization_update(
-    uow: UnitOfWork, actor: Actor, org_id: UUID, *, name: str | None = None, description: str | None = None
+    uow: UnitOfWork,
+    actor: Actor,
+    org_id: UUID,
+    *,
+    name: str | None = None,
+    description: str | None = None,
 ) -> Organization:
     org = await organization_get(uow, actor, org_id)
     access.require_org_admin(actor, org.id)
@@ -169,7 +197,14 @@ async def groups_list(
 
 
 async def group_create(
-    uow: UnitOfWork, actor: Actor, ids: IdGenerator, clock: Clock, *, organization_id: UUID, name: str, description: str = ""
+    uow: UnitOfWork,
+    actor: Actor,
+    ids: IdGenerator,
+    clock: Clock,
+    *,
+    organization_id: UUID,
+    name: str,
+    description: str = "",
 ) -> Group:
     org = await organization_get(uow, actor, organization_id)
     access.require_org_admin(actor, org.id)
@@ -182,14 +217,23 @@ async def group_create(
 
 
 async def group_update(
-    uow: UnitOfWork, actor: Actor, group_id: UUID, *, name: str | None = None, description: str | None = None
+    uow: UnitOfWork,
+    actor: Actor,
+    group_id: UUID,
+    *,
+    name: str | None = None,
+    description: str | None = None,
 ) -> Group:
     group = await group_get(uow, actor, group_id)
     access.require_group_admin(actor, group)
     if name is not None:
         clean = clean_name(name, "name")
         if group.is_default and clean != group.name:
-            raise TenancyError(TenancyErrorCode.DEFAULT_GROUP_PROTECTED, "the Default group cannot be renamed", "name")
+            raise TenancyError(
+                TenancyErrorCode.DEFAULT_GROUP_PROTECTED,
+                "the Default group cannot be renamed",
+                "name",
+            )
         if await uow.tenancy.group_name_taken(group.organization_id, clean, exclude=group.id):
             raise DuplicateError("name", f"this organisation already has a group named {clean}")
         group = replace(group, name=clean)
@@ -207,7 +251,9 @@ async def group_delete(uow: UnitOfWork, actor: Actor, group_id: UUID) -> Group:
     members = await uow.tenancy.count_group_members(group.id)
     if members:
         raise TenancyError(
-            TenancyErrorCode.GROUP_NOT_EMPTY, f"group {group.name} still has {members} member(s)", "id"
+            TenancyErrorCode.GROUP_NOT_EMPTY,
+            f"group {group.name} still has {members} member(s)",
+            "id",
         )
     await uow.tenancy.delete_group(group.id)
     return group
@@ -244,25 +290,37 @@ async def users_list(
     if group_id is not None:
         group = await group_get(uow, actor, group_id)
         return await uow.tenancy.list_users(
-            org_ids=None, group_ids=frozenset({group.id}), search=search, offset=page.offset, limit=page.limit
+            org_ids=None,
+            group_ids=frozenset({group.id}),
+            search=search,
+            offset=page.offset,
+            limit=page.limit,
         )
     if actor.is_super_admin:
         orgs = None if organization_id is None else frozenset({organization_id})
-        return await uow.tenancy.list_users(org_ids=orgs, group_ids=None, search=search, offset=page.offset, limit=page.limit)
+        return await uow.tenancy.list_users(
+            org_ids=orgs, group_ids=None, search=search, offset=page.offset, limit=page.limit
+        )
     admin_orgs = actor.org_admin_of if organization_id is None else actor.org_admin_of & {organization_id}
     # users of administered organisations, plus co-members of the actor's own groups
     groups = frozenset(actor.group_roles)
     if organization_id is not None:
         groups = frozenset(g for g in groups if actor.group_orgs.get(g) == organization_id)
     return await uow.tenancy.list_users(
-        org_ids=frozenset(admin_orgs), group_ids=groups, search=search, offset=page.offset, limit=page.limit
+        org_ids=frozenset(admin_orgs),
+        group_ids=groups,
+        search=search,
+        offset=page.offset,
+        limit=page.limit,
     )
 
 
 def _check_password(password: str, field: str = "password") -> None:
     if len(password) < MIN_PASSWORD_LENGTH:
         raise TenancyError(
-            TenancyErrorCode.WEAK_PASSWORD, f"{field} must be at least {MIN_PASSWORD_LENGTH} characters", field
+            TenancyErrorCode.WEAK_PASSWORD,
+            f"{field} must be at least {MIN_PASSWORD_LENGTH} characters",
+            field,
         )
 
 
@@ -309,7 +367,9 @@ async def user_create(
         extra.append(g)
     user = User(ids.new_id(), uname, mail, shown, clock.now(), active_group_id=default.id)
     await uow.tenancy.add_user(user, hasher.hash(password) if password else None)
-    await uow.tenancy.put_membership(Membership(user.id, default.id, org.id, role if role != Role.GROUP_ADMIN else Role.MEMBER))
+    await uow.tenancy.put_membership(
+        Membership(user.id, default.id, org.id, role if role != Role.GROUP_ADMIN else Role.MEMBER)
+    )
     for g in extra:
         await uow.tenancy.put_membership(Membership(user.id, g.id, org.id, role))
     return user
@@ -350,6 +410,7 @@ async def user_update(
     if email is not None and await uow.tenancy.username_or_email_taken("\x00", user.email, exclude=user.id):
         raise DuplicateError("email", "a user with this email already exists")
     await uow.tenancy.update_user(user)
+    _announce(uow, user.id)
     return user
 
 
@@ -388,6 +449,7 @@ async def super_admin_set(uow: UnitOfWork, actor: Actor, user_id: UUID, on: bool
         raise TenancyError(TenancyErrorCode.LAST_SUPER_ADMIN, "the last super_admin cannot be demoted", "userId")
     user = replace(user, is_super_admin=on)
     await uow.tenancy.update_user(user)
+    _announce(uow, user.id)
     return user
 
 
@@ -397,8 +459,13 @@ async def org_admin_set(uow: UnitOfWork, actor: Actor, user_id: UUID, organizati
     user = await user_get(uow, actor, user_id)
     groups, _ = await _user_scope(uow, user)
     if on and org.id not in groups.values():
-        raise TenancyError(TenancyErrorCode.NOT_A_MEMBER, f"{user.username} is not in organisation {org.name}", "userId")
+        raise TenancyError(
+            TenancyErrorCode.NOT_A_MEMBER,
+            f"{user.username} is not in organisation {org.name}",
+            "userId",
+        )
     await uow.tenancy.set_org_admin(user.id, org.id, on)
+    _announce(uow, user.id)
     admin_of = user.org_admin_of | {org.id} if on else user.org_admin_of - {org.id}
     return replace(user, org_admin_of=frozenset(admin_of))
 
@@ -413,20 +480,25 @@ async def membership_set(uow: UnitOfWork, actor: Actor, *, user_id: UUID, group_
         raise TenancyError(TenancyErrorCode.NOT_A_MEMBER, "role must be group_admin, member or guest", "role")
     if not access.may_grant_group_role(actor, group, role):
         raise PermissionDeniedError(
-            "only an org admin may appoint group admins" if role == Role.GROUP_ADMIN else "only an admin of this group may add members",
+            "only an org admin may appoint group admins"
+            if role == Role.GROUP_ADMIN
+            else "only an admin of this group may add members",
             "role" if role == Role.GROUP_ADMIN else None,
         )
     user = await user_get(uow, actor, user_id)
     groups, _ = await _user_scope(uow, user)
     if group.organization_id not in groups.values():
         raise TenancyError(
-            TenancyErrorCode.NOT_A_MEMBER, f"{user.username} is not in this group's organisation", "userId"
+            TenancyErrorCode.NOT_A_MEMBER,
+            f"{user.username} is not in this group's organisation",
+            "userId",
         )
     existing = groups.get(group.id) and await uow.tenancy.get_membership(user.id, group.id)
     if existing and existing.role == Role.GROUP_ADMIN and not actor.is_org_admin(group.organization_id):
         raise PermissionDeniedError("only an org admin may change a group admin's role", "role")
     membership = Membership(user.id, group.id, group.organization_id, role)
     await uow.tenancy.put_membership(membership)
+    _announce(uow, user.id)
     return membership
 
 
@@ -438,7 +510,9 @@ async def membership_remove(uow: UnitOfWork, actor: Actor, *, user_id: UUID, gro
         raise NotFoundError("membership", "userId")
     if group.is_default:
         raise TenancyError(
-            TenancyErrorCode.DEFAULT_GROUP_PROTECTED, "everyone in an organisation stays in its Default group", "groupId"
+            TenancyErrorCode.DEFAULT_GROUP_PROTECTED,
+            "everyone in an organisation stays in its Default group",
+            "groupId",
         )
     if existing.role == Role.GROUP_ADMIN and not actor.is_org_admin(group.organization_id):
         raise PermissionDeniedError("only an org admin may remove a group admin")
@@ -467,6 +541,7 @@ async def active_group_set(uow: UnitOfWork, actor: Actor, group_id: UUID) -> Use
         raise NotFoundError("user")
     user = replace(user, active_group_id=group_id)
     await uow.tenancy.update_user(user)
+    _announce(uow, user.id)
     return user
 
 
@@ -488,7 +563,12 @@ async def authenticate_password(uow: UnitOfWork, hasher: PasswordHasher, usernam
 
 
 async def login_session_start(
-    uow: UnitOfWork, ids: IdGenerator, clock: Clock, secrets: SecretGenerator, user: User, ttl: timedelta = LOGIN_SESSION_TTL
+    uow: UnitOfWork,
+    ids: IdGenerator,
+    clock: Clock,
+    secrets: SecretGenerator,
+    user: User,
+    ttl: timedelta = LOGIN_SESSION_TTL,
 ) -> tuple[LoginSession, str]:
     secret = LOGIN_PREFIX + secrets.token(32)
     now = clock.now()
@@ -586,8 +666,13 @@ async def ensure_bootstrap(
     default = await uow.tenancy.get_default_group(org.id)
     assert default is not None
     admin = User(
-        ids.new_id(), "admin", "admin@localhost.localdomain", "Administrator", clock.now(),
-        is_super_admin=True, active_group_id=default.id,
+        ids.new_id(),
+        "admin",
+        "admin@localhost.localdomain",
+        "Administrator",
+        clock.now(),
+        is_super_admin=True,
+        active_group_id=default.id,
     )
     await uow.tenancy.add_user(admin, hasher.hash(admin_password))
     await uow.tenancy.put_membership(Membership(admin.id, default.id, org.id, Role.MEMBER))
@@ -601,7 +686,16 @@ async def ensure_organization(uow: UnitOfWork, ids: IdGenerator, clock: Clock, *
             return org
     org = Organization(ids.new_id(), name, slug, clock.now())
     await uow.tenancy.add_organization(org)
-    await uow.tenancy.add_group(Group(ids.new_id(), org.id, DEFAULT_GROUP_NAME, clock.now(), "Everyone in the organisation", True))
+    await uow.tenancy.add_group(
+        Group(
+            ids.new_id(),
+            org.id,
+            DEFAULT_GROUP_NAME,
+            clock.now(),
+            "Everyone in the organisation",
+            True,
+        )
+    )
     return org
 
 
@@ -633,7 +727,15 @@ async def oidc_provision(
         username = f"{base}-{n}"
         if await uow.tenancy.username_or_email_taken("\x00", mail):
             mail = f"{username}@oidc.invalid"
-    user = User(ids.new_id(), username, mail, name or username, clock.now(), active_group_id=default.id, oidc_subject=subject)
+    user = User(
+        ids.new_id(),
+        username,
+        mail,
+        name or username,
+        clock.now(),
+        active_group_id=default.id,
+        oidc_subject=subject,
+    )
     await uow.tenancy.add_user(user, None)
     await uow.tenancy.put_membership(Membership(user.id, default.id, org.id, Role.MEMBER))
     return user

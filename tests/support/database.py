@@ -38,12 +38,10 @@ class TestDatabase:
 
     def drop(self) -> None:
         try:
-            asyncio.run(
-                _admin(self.server_url, f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-            )
+            asyncio.run(_admin(self.server_url, f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)'))
         finally:
             if self._embedded_dir is not None:
-                import pgserver
+                import pgserver  # type: ignore[import-untyped,unused-ignore]
 
                 pgserver.get_server(self._embedded_dir.name).cleanup()
                 self._embedded_dir.cleanup()
@@ -55,7 +53,7 @@ def server_url() -> tuple[str, tempfile.TemporaryDirectory[str] | None]:
         return url, None
     if os.environ.get("CI") == "true":
         raise RuntimeError("CI=true but GSHARE_TEST_DATABASE_URL is not set")
-    import pgserver
+    import pgserver  # type: ignore[import-untyped,unused-ignore]
 
     tmp = tempfile.TemporaryDirectory(prefix="gshare-test-pg-")
     server = pgserver.get_server(tmp.name, cleanup_mode=None)

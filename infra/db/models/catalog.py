@@ -3,7 +3,17 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Boolean, CheckConstraint, ForeignKey, Index, Integer, String, Text, text
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    text,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from infra.db.base import Base, created_at_column
@@ -55,12 +65,20 @@ class RegistryRow(Base):
     __tablename__ = "registries"
     __table_args__ = (
         Index("uq_registries_global_name", "name", unique=True, postgresql_where=text("organization_id IS NULL")),
-        Index("uq_registries_org_name", "organization_id", "name", unique=True, postgresql_where=text("organization_id IS NOT NULL")),
+        Index(
+            "uq_registries_org_name",
+            "organization_id",
+            "name",
+            unique=True,
+            postgresql_where=text("organization_id IS NOT NULL"),
+        ),
     )
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(100))
     url: Mapped[str] = mapped_column(String(255))
-    organization_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"), index=True)
+    organization_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("organizations.id", ondelete="CASCADE"), index=True
+    )
     description: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = created_at_column()
 
@@ -83,7 +101,9 @@ class ImageRow(Base):
     cuda_version: Mapped[str | None] = mapped_column(String(16))
     scope: Mapped[str] = mapped_column(String(16))
     registry_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("registries.id", ondelete="RESTRICT"), index=True)
-    organization_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"), index=True)
+    organization_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("organizations.id", ondelete="CASCADE"), index=True
+    )
     owner_user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     description: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = created_at_column()

@@ -41,9 +41,7 @@ class CreditAccountRow(Base):
     __table_args__ = (
         CheckConstraint(f"kind IN {ACCOUNT_KINDS}", name="kind"),
         CheckConstraint("held_micro >= 0", name="held_not_negative"),
-        CheckConstraint(
-            "kind = 'system' OR balance_micro - held_micro >= 0", name="available_not_negative"
-        ),
+        CheckConstraint("kind = 'system' OR balance_micro - held_micro >= 0", name="available_not_negative"),
         CheckConstraint(
             "(organization_id IS NOT NULL) = (kind IN ('organization','consumption')) "
             "AND (group_id IS NOT NULL) = (kind = 'group') "
@@ -63,9 +61,7 @@ class CreditAccountRow(Base):
     # derived from (kind, owner): domain.credits.model.account_id
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))
-    organization_id: Mapped[uuid.UUID | None] = mapped_column(
-        ForeignKey("organizations.id", ondelete="RESTRICT")
-    )
+    organization_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("organizations.id", ondelete="RESTRICT"))
     group_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("groups.id", ondelete="RESTRICT"))
     user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="RESTRICT"))
     balance_micro: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
@@ -77,20 +73,14 @@ class CreditHoldRow(Base):
     __tablename__ = "credit_holds"
     __table_args__ = (
         CheckConstraint("status IN ('open','settled','released')", name="status"),
-        CheckConstraint(
-            "amount_micro >= 0 AND charged_micro >= 0 AND reserved_micro > 0", name="amounts"
-        ),
+        CheckConstraint("amount_micro >= 0 AND charged_micro >= 0 AND reserved_micro > 0", name="amounts"),
         CheckConstraint("status = 'open' OR amount_micro = 0", name="closed_holds_nothing"),
-        Index(
-            "ix_credit_holds_open_account", "account_id", postgresql_where=text("status = 'open'")
-        ),
+        Index("ix_credit_holds_open_account", "account_id", postgresql_where=text("status = 'open'")),
     )
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
     idempotency_key: Mapped[str] = mapped_column(String(200), unique=True)
     account_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("credit_accounts.id"))
-    user_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("users.id", ondelete="RESTRICT"), index=True
-    )
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="RESTRICT"), index=True)
     amount_micro: Mapped[int] = mapped_column(BigInteger)
     reserved_micro: Mapped[int] = mapped_column(BigInteger)
     charged_micro: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
@@ -159,18 +149,12 @@ class RefillScheduleRow(Base):
         CheckConstraint("mode IN ('grant','top_up')", name="mode"),
         CheckConstraint("cadence IN ('daily','weekly','monthly')", name="cadence"),
         CheckConstraint("amount_micro > 0", name="amount_positive"),
-        CheckConstraint(
-            "(target_account_id IS NULL) <> (members_of_group_id IS NULL)", name="one_target"
-        ),
+        CheckConstraint("(target_account_id IS NULL) <> (members_of_group_id IS NULL)", name="one_target"),
     )
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
-    source_account_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("credit_accounts.id"), index=True
-    )
+    source_account_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("credit_accounts.id"), index=True)
     target_account_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("credit_accounts.id"))
-    members_of_group_id: Mapped[uuid.UUID | None] = mapped_column(
-        ForeignKey("groups.id", ondelete="CASCADE")
-    )
+    members_of_group_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
     mode: Mapped[str] = mapped_column(String(16))
     amount_micro: Mapped[int] = mapped_column(BigInteger)
     cadence: Mapped[str] = mapped_column(String(16))
@@ -201,9 +185,7 @@ class BudgetRow(Base):
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
     scope_kind: Mapped[str] = mapped_column(String(16))
     scope_id: Mapped[uuid.UUID]
-    organization_id: Mapped[uuid.UUID | None] = mapped_column(
-        ForeignKey("organizations.id", ondelete="CASCADE")
-    )
+    organization_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
     group_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
     user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     period: Mapped[str] = mapped_column(String(16))

@@ -15,9 +15,7 @@ from infra.db.base import Base
 class ResourcePolicyRow(Base):
     __tablename__ = "resource_policies"
     __table_args__ = (
-        CheckConstraint(
-            "scope_kind IN ('global','organization','group','user')", name="scope_kind"
-        ),
+        CheckConstraint("scope_kind IN ('global','organization','group','user')", name="scope_kind"),
         CheckConstraint(
             "(organization_id IS NOT NULL) = (scope_kind = 'organization') "
             "AND (group_id IS NOT NULL) = (scope_kind = 'group') "
@@ -38,12 +36,8 @@ class ResourcePolicyRow(Base):
     organization_id: Mapped[uuid.UUID | None] = mapped_column(
         ForeignKey("organizations.id", ondelete="CASCADE"), unique=True
     )
-    group_id: Mapped[uuid.UUID | None] = mapped_column(
-        ForeignKey("groups.id", ondelete="CASCADE"), unique=True
-    )
-    user_id: Mapped[uuid.UUID | None] = mapped_column(
-        ForeignKey("users.id", ondelete="CASCADE"), unique=True
-    )
+    group_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), unique=True)
+    user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), unique=True)
     max_concurrent_sessions: Mapped[int | None] = mapped_column(Integer)
     # exact fractions as "num/den" text ("15/4" = 3.75 cards)
     max_gpus: Mapped[str | None] = mapped_column(String(40))

@@ -1,0 +1,173 @@
+"""The Starlette application: GraphQL over HTTP and WebSocket (graphql-transport-ws only),
+OIDC sign-in routes, health probes and the web console's static files."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
+from strawberry.asgi import GraphQL
+from strawberry.exceptions import ConnectionRejectionError
+from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
+from strawberry.types.unset import UNSET
+
+from api.context import SESSION_COOKIE, Context
+from api.dataloaders import build_loaders
+from api.schema import build_schema
+from domain.tenancy import services as tenancy
+from domain.tenancy.model import Actor
+from infra.bootstrap import Container
+
+log = logging.getLogger("gshare.api")
+WEB_DIST = Path(__file__).resolve().parent.parent / "web" / "dist"
+
+
+async def _actor_from_credentials(
+    container: Container, bearer: str | None, cookie: str | None
+) -> tuple[Actor | None, str | None]:
+    async with container.uow() as uow:
+        if bearer:
+            actor = await tenancy.actor_from_token(uow, container.clock, bearer)
+            await uow.commit()  # records last-used
+            return actor, "token" if actor else None
+        if cookie:
+            actor = await tenancy.actor_from_login_session(uow, container.clock, cookie)
+            return actor, "cookie" if actor else None
+    return None, None
+
+
+def _bearer(value: str | None) -> str | None:
+    if not value:
+        return None
+    scheme, _, token = value.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+class GShareGraphQL(GraphQL[Context, None]):
+    def __init__(self, container: Container, **kwargs: Any) -> None:
+        settings = container.settings
+        super().__init__(
+            build_schema(
+                max_depth=settings.max_query_depth,
+                max_tokens=settings.max_query_tokens,
+                max_aliases=settings.max_aliases,
+                introspection=settings.introspection,
+            ),
+            graphql_ide="graphiql" if settings.graphiql else None,
+            subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
+            max_subscriptions_per_connection=settings.max_subscriptions_per_connection,
+            connection_init_wait_timeout=timedelta(seconds=10),
+            allowed_origins=[settings.own_origin(), *settings.allowed_origins],
+            keep_alive=True,
+            keep_alive_interval=15,
+            **kwargs,
+        )
+        self.container = container
+
+    async def get_context(self, request: Request | WebSocket, response: Response | WebSocket) -> Context:  # type: ignore[override]
+        actor: Actor | None = None
+        method: str | None = None
+        cookie = request.cookies.get(SESSION_COOKIE)
+        if isinstance(request, Request):
+            bearer_header = request.headers.get("authorization")
+            bearer = _bearer(bearer_header)
+            if bearer_header and not bearer:
+                bearer = "invalid"
+            actor, method = await _actor_from_credentials(self.container, bearer, cookie)
+        return Context(
+            request=request,
+            response=response,
+            container=self.container,
+            actor=actor,
+            auth_method=method,
+            loaders=build_loaders(self.container.uow),
+            session_secret=cookie,
+        )
+
+    async def on_ws_connect(self, context: Context) -> Any:  # type: ignore[override]
+        """Authenticate in `connection_init`: `{"authorization": "Bearer gsp_…"}` (third-party
+        clients) or, for the console, the httpOnly session cookie sent with the handshake
+        (the Origin is checked by `allowed_origins`)."""
+        params = context.connection_params if isinstance(context.connection_params, dict) else {}
+        raw = params.get("authorization") or params.get("Authorization")
+        token = params.get("token")
+        bearer = _bearer(raw) if isinstance(raw, str) else (token if isinstance(token, str) else None)
+        if (raw or token) and not bearer:
+            raise ConnectionRejectionError({"reason": "malformed credentials"})
+        actor, method = await _actor_from_credentials(
+            self.container, bearer, None if bearer else context.session_secret
+        )
+        if actor is None:
+            raise ConnectionRejectionError({"reason": "authentication required"})
+        context.actor = actor
+        context.auth_method = method
+        return UNSET
+
+
+def _landing() -> HTMLResponse:
+    return HTMLResponse(
+        "<!doctype html><meta charset=utf-8><title>gshare</title>"
+        "<h1>gshare</h1><p>The web console is not built in this installation. "
+        "The API and its GraphiQL explorer are at <a href=/graphql>/graphql</a>.</p>"
+    )
+
+
+def create_app(container: Container) -> Starlette:
+    settings = container.settings
+    graphql_app = GShareGraphQL(container)
+
+    async def healthz(_: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def readyz(_: Request) -> Response:
+        from sqlalchemy import text
+
+        try:
+            async with container.engine.connect() as conn:
+                await conn.execute(text("SELECT 1"))
+        except Exception as exc:
+            return JSONResponse({"status": "unavailable", "reason": type(exc).__name__}, status_code=503)
+        return JSONResponse({"status": "ok"})
+
+    async def auth_config(_: Request) -> Response:
+        return JSONResponse(
+            {"oidc": settings.oidc_enabled, "oidcLoginUrl": "/auth/oidc/login" if settings.oidc_enabled else None}
+        )
+
+    routes: list[Any] = [
+        Route("/healthz", healthz),
+        Route("/readyz", readyz),
+        Route("/auth/config", auth_config),
+        Route("/graphql", graphql_app, methods=["GET", "POST"]),
+        WebSocketRoute("/graphql", graphql_app),
+    ]
+    if settings.oidc_enabled:
+        from api.oidc import oidc_routes
+
+        routes.extend(oidc_routes(container))
+    if (WEB_DIST / "index.html").exists():
+        routes.append(Mount("/", StaticFiles(directory=WEB_DIST, html=True), name="web"))
+    else:
+        routes.append(Route("/", lambda _: _landing()))
+
+    middleware = [
+        Middleware(
+            SessionMiddleware,
+            secret_key=settings.resolved_secret_key(),
+            session_cookie="gshare_oidc",
+            same_site="lax",
+            https_only=settings.cookie_secure,
+            max_age=600,
+        )
+    ]
+    return Starlette(routes=routes, middleware=middleware)

@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+import strawberry
+from strawberry import relay
+
+from api.catalog.types import GpuTier, ImageScope
+from api.common.scalars import BigInt
+
+
+@strawberry.input
+class OfferingCreateInput:
+    vendor: str
+    name: str
+    vram_mib: int
+    min_cuda: str = strawberry.field(description='Minimum CUDA version, e.g. "12.2".')
+    hourly_rate_micro: BigInt = strawberry.field(description="Credits per hour for a whole card, in micro-credits.")  # type: ignore[valid-type]
+    cores: int = 100
+    resource_name: str = "nvidia.com/gpu"
+    description: str = ""
+    enabled: bool = True
+
+
+@strawberry.input
+class OfferingUpdateInput:
+    id: relay.GlobalID
+    name: str | None = None
+    min_cuda: str | None = None
+    hourly_rate_micro: BigInt | None = None  # type: ignore[valid-type]
+    description: str | None = None
+    enabled: bool | None = None
+
+
+@strawberry.input
+class PresetCreateInput:
+    name: str
+    cpu_millicores: int
+    memory_mib: int
+    disk_gib: int = 50
+    shm_mib: int = 1024
+    tier: GpuTier = strawberry.field(default=GpuTier.NONE)  # type: ignore[valid-type,attr-defined]
+    gpu_count: int | None = strawberry.field(default=None, description="Whole cards, for EXCLUSIVE presets.")
+    custom_vram_mib: int | None = strawberry.field(default=None, description="For CUSTOM presets.")
+    custom_cores: int | None = strawberry.field(
+        default=None, description="Percent of a card's cores, for CUSTOM presets."
+    )
+    description: str = ""
+
+
+@strawberry.input
+class PresetUpdateInput:
+    id: relay.GlobalID
+    name: str | None = None
+    cpu_millicores: int | None = None
+    memory_mib: int | None = None
+    disk_gib: int | None = None
+    shm_mib: int | None = None
+    tier: GpuTier | None = None  # type: ignore[valid-type]
+    gpu_count: int | None = None
+    custom_vram_mib: int | None = None
+    custom_cores: int | None = None
+    description: str | None = None
+
+
+@strawberry.input
+class RegistryCreateInput:
+    name: str
+    url: str
+    organization_id: relay.GlobalID | None = strawberry.field(default=None, description="Null for a global registry.")
+    description: str = ""
+
+
+@strawberry.input
+class RegistryUpdateInput:
+    id: relay.GlobalID
+    name: str | None = None
+    url: str | None = None
+    description: str | None = None
+
+
+@strawberry.input
+class ImageCreateInput:
+    name: str
+    reference: str
+    cuda_version: str | None = strawberry.field(default=None, description="Null for CPU-only images.")
+    scope: ImageScope = strawberry.field(default=ImageScope.PERSONAL)  # type: ignore[valid-type,attr-defined]
+    organization_id: relay.GlobalID | None = None
+    registry_id: relay.GlobalID | None = None
+    description: str = ""
+
+
+@strawberry.input
+class ImageUpdateInput:
+    id: relay.GlobalID
+    name: str | None = None
+    reference: str | None = None
+    cuda_version: str | None = None
+    description: str | None = None

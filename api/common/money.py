@@ -1,0 +1,16 @@
+from __future__ import annotations
+
+import strawberry
+
+from api.common.scalars import BigInt
+from domain.common.money import micro_to_credits_str
+
+
+@strawberry.type(description="An amount of credits: exact micro-credits and a decimal string for display.")
+class Credits:
+    micro: BigInt = strawberry.field(description="Integer micro-credits.")  # type: ignore[valid-type]
+    credits: str = strawberry.field(description='Decimal credits, exact, e.g. "12.5".')
+
+    @classmethod
+    def of(cls, micro: int) -> Credits:
+        return cls(micro=micro, credits=micro_to_credits_str(micro))

@@ -1,0 +1,121 @@
+"""Running a mutation: authenticate, open a unit of work, call the use case, audit, commit.
+
+A successful change and its audit entry commit together; a refused or failed one rolls back
+and its audit entry is written in a transaction of its own, so the log also shows refusals.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Literal, TypeVar, cast
+
+from api.common.errors import UserError, errors_from
+from api.context import Context
+from domain.audit.services import AuditTarget, record
+from domain.common.errors import DomainError
+from domain.ports import UnitOfWork
+from domain.tenancy.model import Actor
+
+log = logging.getLogger(__name__)
+R = TypeVar("R")
+Auth = Literal["writer", "reader", "anonymous"]
+
+
+class Refused(Exception):
+    def __init__(self, errors: list[UserError]) -> None:
+        self.errors = errors
+
+
+async def run_mutation(
+    ctx: Context,
+    operation: str,
+    action: Callable[[UnitOfWork, Actor], Awaitable[R]],
+    target: Callable[[R], AuditTarget],
+    *,
+    attempted: AuditTarget | None = None,
+    auth: Auth = "writer",
+) -> R:
+    """Returns the use case's result, or raises `Refused` carrying the typed errors.
+
+    `auth`: "writer" needs a signed-in actor whose token may write, "reader" any signed-in
+    actor, "anonymous" none (sign-in itself; the action authenticates and sets `ctx.actor`)."""
+    started = time.perf_counter()
+    container = ctx.container
+    actor = ctx.actor
+    try:
+        if auth == "writer":
+            actor = ctx.require_writer()
+        elif auth == "reader":
+            actor = ctx.require_actor()
+        async with container.uow() as uow:
+            result = await action(uow, cast(Actor, actor))
+            await record(
+                uow.audit,
+                container.ids,
+                at=container.clock.now(),
+                actor=ctx.actor or actor,
+                operation=operation,
+                target=target(result),
+                success=True,
+                result_code="OK",
+                duration_ms=int((time.perf_counter() - started) * 1000),
+                request_id=ctx.request_id,
+                client_ip=ctx.client_ip,
+            )
+            await uow.commit()
+            return result
+    except DomainError as exc:
+        await _record_failure(ctx, actor, operation, attempted, str(exc.code), started)
+        raise Refused(errors_from(exc)) from exc
+    except Exception:
+        log.exception("mutation %s failed (request %s)", operation, ctx.request_id)
+        await _record_failure(ctx, actor, operation, attempted, "INTERNAL_ERROR", started)
+        raise
+
+
+async def _record_failure(
+    ctx: Context, actor: Actor | None, operation: str, attempted: AuditTarget | None, code: str, started: float
+) -> None:
+    container = ctx.container
+    try:
+        async with container.uow() as uow:
+            await record(
+                uow.audit,
+                container.ids,
+                at=container.clock.now(),
+                actor=actor,
+                operation=operation,
+                target=attempted or AuditTarget(),
+                success=False,
+                result_code=code,
+                duration_ms=int((time.perf_counter() - started) * 1000),
+                request_id=ctx.request_id,
+                client_ip=ctx.client_ip,
+            )
+            await uow.commit()
+    except Exception:  # the refusal must still reach the client
+        log.exception("could not audit failed %s", operation)
+
+
+P = TypeVar("P")
+
+
+async def mutate(
+    ctx: Context,
+    operation: str,
+    action: Callable[[UnitOfWork, Actor], Awaitable[R]],
+    target: Callable[[R], AuditTarget],
+    ok: Callable[[R], P],
+    refused: Callable[[list[UserError]], P],
+    *,
+    attempted: AuditTarget | None = None,
+    auth: Auth = "writer",
+) -> P:
+    """`run_mutation`, mapped onto a payload: `ok(result)` or `refused(errors)`."""
+    try:
+        result = await run_mutation(ctx, operation, action, target, attempted=attempted, auth=auth)
+    except Refused as r:
+        return refused(r.errors)
+    return ok(result)

@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+import strawberry
+from strawberry import relay
+
+from api.common.errors import UserError
+
+
+@strawberry.input(description="Names one object by its global ID.")
+class IdInput:
+    id: relay.GlobalID
+
+
+@strawberry.type
+class DeletePayload:
+    deleted_id: relay.GlobalID | None = None
+    errors: list[UserError] = strawberry.field(default_factory=list)

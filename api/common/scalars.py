@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+from typing import NewType
+
+import strawberry
+
+
+def _parse_bigint(value: object) -> int:
+    if isinstance(value, bool):
+        raise ValueError("BigInt must be an integer")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.lstrip("-").isdigit():
+        return int(value)
+    raise ValueError("BigInt must be an integer or a string of digits")
+
+
+BigInt = strawberry.scalar(
+    NewType("BigInt", int),
+    serialize=int,
+    parse_value=_parse_bigint,
+    description="A 64-bit integer (money in micro-credits). Accepts a number or a string of digits.",
+)

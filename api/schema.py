@@ -1,0 +1,60 @@
+"""The GraphQL schema, composed from each context's queries, mutations and subscriptions."""
+
+from __future__ import annotations
+
+import strawberry
+from graphql.validation import NoSchemaIntrospectionCustomRule
+from strawberry import relay
+from strawberry.extensions import (
+    AddValidationRules,
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
+    QueryDepthLimiter,
+)
+from strawberry.tools import merge_types
+
+from api.audit.queries import AuditQuery
+from api.catalog.mutations import CatalogMutation
+from api.catalog.queries import CatalogQuery
+from api.common.errors import MutationError
+from api.context import Info
+from api.extensions import DomainErrors, masking
+from api.tenancy.mutations import TenancyMutation
+from api.tenancy.queries import TenancyQuery
+from api.tenancy.subscriptions import AccountSubscription
+
+
+@strawberry.type
+class NodeQuery:
+    @strawberry.field(description="Any object by its global ID; null when missing or not visible.")
+    async def node(self, info: Info, id: relay.GlobalID) -> relay.Node | None:
+        try:
+            return await id.resolve_node(info, required=False)  # type: ignore[no-any-return]
+        except (KeyError, ValueError):  # an unknown type name answers like a missing object
+            return None
+
+
+Query = merge_types("Query", (NodeQuery, TenancyQuery, CatalogQuery, AuditQuery))
+Mutation = merge_types("Mutation", (TenancyMutation, CatalogMutation))
+Subscription = merge_types("Subscription", (AccountSubscription,))
+
+
+def build_schema(
+    *, max_depth: int = 12, max_tokens: int = 2000, max_aliases: int = 30, introspection: bool = True
+) -> strawberry.Schema:
+    extensions = [
+        QueryDepthLimiter(max_depth=max_depth),
+        MaxTokensLimiter(max_token_count=max_tokens),
+        MaxAliasesLimiter(max_alias_count=max_aliases),
+        DomainErrors,
+        masking(),
+    ]
+    if not introspection:
+        extensions.append(AddValidationRules([NoSchemaIntrospectionCustomRule]))
+    return strawberry.Schema(
+        query=Query, mutation=Mutation, subscription=Subscription, extensions=extensions, types=[MutationError]
+    )
+
+
+# What `strawberry export-schema api.schema:schema` prints into schema.graphql.
+schema = build_schema()

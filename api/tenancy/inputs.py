@@ -1,0 +1,104 @@
+from __future__ import annotations
+
+import strawberry
+from strawberry import relay
+
+from api.tenancy.types import Role, TokenScope
+
+
+@strawberry.input
+class LoginInput:
+    username: str
+    password: str
+
+
+@strawberry.input
+class OrganizationCreateInput:
+    name: str
+    slug: str | None = None
+    description: str = ""
+
+
+@strawberry.input
+class OrganizationUpdateInput:
+    id: relay.GlobalID
+    name: str | None = None
+    description: str | None = None
+
+
+@strawberry.input
+class GroupCreateInput:
+    organization_id: relay.GlobalID
+    name: str
+    description: str = ""
+
+
+@strawberry.input
+class GroupUpdateInput:
+    id: relay.GlobalID
+    name: str | None = None
+    description: str | None = None
+
+
+@strawberry.input
+class UserCreateInput:
+    organization_id: relay.GlobalID
+    username: str
+    email: str
+    display_name: str | None = None
+    password: str | None = strawberry.field(default=None, description="Leave empty for OIDC-only accounts.")
+    role: Role = strawberry.field(default=Role.MEMBER)  # type: ignore[valid-type,attr-defined]
+    group_ids: list[relay.GlobalID] | None = None
+
+
+@strawberry.input
+class UserUpdateInput:
+    id: relay.GlobalID
+    display_name: str | None = None
+    email: str | None = None
+    is_active: bool | None = None
+
+
+@strawberry.input
+class UserPasswordSetInput:
+    id: relay.GlobalID
+    new_password: str
+    current_password: str | None = None
+
+
+@strawberry.input
+class UserSuperAdminSetInput:
+    id: relay.GlobalID
+    super_admin: bool
+
+
+@strawberry.input
+class UserOrgAdminSetInput:
+    user_id: relay.GlobalID
+    organization_id: relay.GlobalID
+    admin: bool
+
+
+@strawberry.input
+class MembershipSetInput:
+    user_id: relay.GlobalID
+    group_id: relay.GlobalID
+    role: Role  # type: ignore[valid-type]
+
+
+@strawberry.input
+class MembershipRemoveInput:
+    user_id: relay.GlobalID
+    group_id: relay.GlobalID
+
+
+@strawberry.input
+class ActiveGroupSetInput:
+    group_id: relay.GlobalID
+
+
+@strawberry.input
+class PersonalAccessTokenCreateInput:
+    name: str
+    scope: TokenScope = strawberry.field(default=TokenScope.READ_ONLY)  # type: ignore[valid-type,attr-defined]
+    expires_in_days: int | None = strawberry.field(default=90, description="1–366 days; null for no expiry.")

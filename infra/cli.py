@@ -1,0 +1,337 @@
+"""The `gshare` command: serve, worker, operator, db and day-one admin commands."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import logging
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from infra.settings import Settings
+
+log = logging.getLogger("gshare")
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides: dict[str, Any] = {}
+    for key in ("host", "port", "database_url", "data_dir"):
+        value = getattr(args, key, None)
+        if value is not None:
+            overrides[key] = value
+    if getattr(args, "no_demo", False):
+        overrides["demo"] = False
+    return Settings(**overrides)
+
+
+def _logging(level: str) -> None:
+    logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+# ---------------------------------------------------------------- serve
+
+
+async def _serve(settings: Settings) -> int:
+    import uvicorn
+
+    from api.app import create_app
+    from infra.bootstrap import build_container
+    from infra.demo import seed_demo
+    from infra.startup import DatabaseBehind, ensure_bootstrap_admin, resolve_database
+
+    try:
+        url = await resolve_database(settings)
+    except DatabaseBehind as exc:
+        print(f"gshare: {exc}", file=sys.stderr)
+        return 2
+    container = build_container(settings, url)
+    try:
+        await ensure_bootstrap_admin(container)
+        if settings.demo and settings.embedded:
+            await seed_demo(container)
+        app = create_app(container)
+        config = uvicorn.Config(
+            app, host=settings.host, port=settings.port, log_level=settings.log_level, lifespan="on"
+        )
+        server = uvicorn.Server(config)
+        mode = "embedded PostgreSQL" if settings.embedded else "PostgreSQL"
+        print(f"gshare: serving on http://{settings.host}:{settings.port}/ ({mode}); GraphiQL at /graphql", flush=True)
+        await server.serve()
+    finally:
+        await container.aclose()
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    _logging(settings.log_level)
+    return asyncio.run(_serve(settings))
+
+
+# ---------------------------------------------------------------- db
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    from infra.db import migrate
+    from infra.embedded import start_embedded_postgres
+
+    settings = _settings(args)
+    _logging(settings.log_level)
+    url = settings.database_url or start_embedded_postgres(settings.data_dir)
+    if args.db_command == "upgrade":
+        migrate.upgrade(url, args.revision)
+        print(f"database upgraded to {args.revision}")
+    elif args.db_command == "downgrade":
+        migrate.downgrade(url, args.revision)
+        print(f"database downgraded to {args.revision}")
+    elif args.db_command in ("current", "check"):
+        current = asyncio.run(migrate.current_revision(url))
+        head = migrate.head_revision()
+        print(f"current: {current or '(empty)'}  head: {head}")
+        if args.db_command == "check" and current != head:
+            return 1
+    return 0
+
+
+# ---------------------------------------------------------------- admin commands
+
+
+def _with_container(settings: Settings, fn: Callable[[Any], Awaitable[int]]) -> int:
+    async def run() -> int:
+        from infra.bootstrap import build_container
+        from infra.startup import DatabaseBehind, resolve_database
+
+        try:
+            url = await resolve_database(settings)
+        except DatabaseBehind as exc:
+            print(f"gshare: {exc}", file=sys.stderr)
+            return 2
+        container = build_container(settings, url)
+        try:
+            return await fn(container)
+        finally:
+            await container.aclose()
+
+    return asyncio.run(run())
+
+
+def _system_actor(container: Any) -> Any:
+    from domain.tenancy.model import Actor
+
+    return Actor(user_id=container.ids.new_id(), username="cli", is_super_admin=True)
+
+
+def _password(args: argparse.Namespace) -> str:
+    if getattr(args, "password", None):
+        return str(args.password)
+    if not sys.stdin.isatty():
+        return sys.stdin.readline().rstrip("\n")
+    first = getpass.getpass("New password: ")
+    if getpass.getpass("Repeat: ") != first:
+        raise SystemExit("passwords differ")
+    return first
+
+
+def _print_error(exc: Exception) -> int:
+    from domain.common.errors import DomainError
+
+    if isinstance(exc, DomainError):
+        print(f"gshare: {exc.code}: {exc.message}" + (f" (field {exc.field})" if exc.field else ""), file=sys.stderr)
+        return 1
+    raise exc
+
+
+def cmd_org_create(args: argparse.Namespace) -> int:
+    from domain.tenancy import services as tenancy
+
+    async def run(c: Any) -> int:
+        async with c.uow() as uow:
+            try:
+                org = await tenancy.organization_create(
+                    uow, _system_actor(c), c.ids, c.clock, name=args.name, slug=args.slug
+                )
+            except Exception as exc:
+                return _print_error(exc)
+            await uow.commit()
+        print(f"created organisation {org.name} ({org.slug}) {org.id}")
+        return 0
+
+    return _with_container(_settings(args), run)
+
+
+def cmd_user_create(args: argparse.Namespace) -> int:
+    from domain.tenancy import services as tenancy
+    from domain.tenancy.model import Role
+
+    password = _password(args) if not args.no_password else None
+
+    async def run(c: Any) -> int:
+        async with c.uow() as uow:
+            orgs, _ = await uow.tenancy.list_organizations(None, 0, 1000)
+            org = next((o for o in orgs if o.slug == args.org), None)
+            if org is None:
+                print(f"gshare: no organisation with slug {args.org}", file=sys.stderr)
+                return 1
+            try:
+                user = await tenancy.user_create(
+                    uow,
+                    _system_actor(c),
+                    c.ids,
+                    c.clock,
+                    c.hasher,
+                    organization_id=org.id,
+                    username=args.username,
+                    email=args.email,
+                    display_name=args.name,
+                    password=password,
+                    role=Role(args.role),
+                )
+                if args.org_admin:
+                    await tenancy.org_admin_set(uow, _system_actor(c), user.id, org.id, True)
+                if args.super_admin:
+                    await tenancy.super_admin_set(uow, _system_actor(c), user.id, True)
+            except Exception as exc:
+                return _print_error(exc)
+            await uow.commit()
+        print(f"created user {user.username} {user.id} in {org.slug}")
+        return 0
+
+    return _with_container(_settings(args), run)
+
+
+def cmd_user_set_password(args: argparse.Namespace) -> int:
+    from domain.tenancy import services as tenancy
+
+    password = _password(args)
+
+    async def run(c: Any) -> int:
+        async with c.uow() as uow:
+            user = await uow.tenancy.get_user_by_username(args.username)
+            if user is None:
+                print(f"gshare: no user {args.username}", file=sys.stderr)
+                return 1
+            try:
+                await tenancy.user_set_password(uow, _system_actor(c), c.hasher, user.id, new_password=password)
+            except Exception as exc:
+                return _print_error(exc)
+            await uow.commit()
+        print(f"password of {args.username} changed")
+        return 0
+
+    return _with_container(_settings(args), run)
+
+
+def cmd_user_list(args: argparse.Namespace) -> int:
+    async def run(c: Any) -> int:
+        async with c.uow() as uow:
+            users, total = await uow.tenancy.list_users(
+                org_ids=None, group_ids=None, search=args.search, offset=0, limit=500
+            )
+        for u in users:
+            flags = ",".join(f for f, on in (("super_admin", u.is_super_admin), ("disabled", not u.is_active)) if on)
+            print(f"{u.username:24} {u.email:32} {flags}")
+        print(f"({total} users)")
+        return 0
+
+    return _with_container(_settings(args), run)
+
+
+# ---------------------------------------------------------------- worker / operator
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    if not settings.redis_url:
+        print(
+            "gshare: `gshare worker` runs background actors from a Redis broker; set GSHARE_REDIS_URL.\n"
+            "In the embedded default the same actors run inside `gshare serve`.",
+            file=sys.stderr,
+        )
+        return 2
+    from workers.main import run_worker
+
+    return run_worker(settings, processes=args.processes, threads=args.threads)
+
+
+def cmd_operator(args: argparse.Namespace) -> int:
+    try:
+        from gshare_operator import main as operator_main  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        print("gshare: the operator package is not installed in this environment", file=sys.stderr)
+        return 2
+    return int(operator_main(args.operator_args) or 0)
+
+
+# ---------------------------------------------------------------- parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="gshare", description="Share GPU clusters fairly and bill them per second.")
+    p.add_argument("--database-url", dest="database_url", help="PostgreSQL URL (default: embedded server)")
+    p.add_argument("--data-dir", dest="data_dir", help="where the embedded server and secrets live")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the API and console (migrates and seeds in embedded mode)")
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.add_argument("--no-demo", action="store_true", help="do not seed the demo catalog (or GSHARE_DEMO=false)")
+    serve.set_defaults(func=cmd_serve)
+
+    worker = sub.add_parser("worker", help="run background actors from the Redis broker")
+    worker.add_argument("--processes", type=int, default=1)
+    worker.add_argument("--threads", type=int, default=4)
+    worker.set_defaults(func=cmd_worker)
+
+    operator = sub.add_parser("operator", help="run the per-cluster Kubernetes operator")
+    operator.add_argument("operator_args", nargs=argparse.REMAINDER)
+    operator.set_defaults(func=cmd_operator)
+
+    db = sub.add_parser("db", help="database migrations")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    up = db_sub.add_parser("upgrade", help="migrate to the code's head (or --revision)")
+    up.add_argument("--revision", default="head")
+    down = db_sub.add_parser("downgrade", help="migrate down to a revision")
+    down.add_argument("revision")
+    db_sub.add_parser("current", help="print the database's and the code's revisions")
+    db_sub.add_parser("check", help="exit 1 when the database is not at the code's head")
+    db.set_defaults(func=cmd_db)
+
+    org = sub.add_parser("org", help="organisations")
+    org_sub = org.add_subparsers(dest="org_command", required=True)
+    oc = org_sub.add_parser("create")
+    oc.add_argument("name")
+    oc.add_argument("--slug")
+    oc.set_defaults(func=cmd_org_create)
+
+    user = sub.add_parser("user", help="user accounts")
+    user_sub = user.add_subparsers(dest="user_command", required=True)
+    uc = user_sub.add_parser("create", help="create a local account in an organisation")
+    uc.add_argument("username")
+    uc.add_argument("--email", required=True)
+    uc.add_argument("--org", default="default", help="organisation slug (default: default)")
+    uc.add_argument("--name")
+    uc.add_argument("--role", default="member", choices=["member", "guest", "group_admin"])
+    uc.add_argument("--password", help="otherwise read from stdin or prompted")
+    uc.add_argument("--no-password", action="store_true", help="OIDC-only account")
+    uc.add_argument("--org-admin", action="store_true")
+    uc.add_argument("--super-admin", action="store_true")
+    uc.set_defaults(func=cmd_user_create)
+    up_ = user_sub.add_parser("set-password", help="reset a password (break-glass)")
+    up_.add_argument("username")
+    up_.add_argument("--password")
+    up_.set_defaults(func=cmd_user_set_password)
+    ul = user_sub.add_parser("list")
+    ul.add_argument("--search")
+    ul.set_defaults(func=cmd_user_list)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

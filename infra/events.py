@@ -1,0 +1,118 @@
+"""EventBus adapters: in-process (embedded, one process) and Redis pub/sub (several API
+processes). Subscribers get events published after commit; slow subscribers are bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from types import TracebackType
+from typing import Any
+
+log = logging.getLogger(__name__)
+_QUEUE_LIMIT = 1000
+
+
+class _Subscription:
+    def __init__(self, bus: InProcessEventBus, topics: tuple[str, ...]) -> None:
+        self._bus = bus
+        self.topics = topics
+        self.queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue(_QUEUE_LIMIT)
+
+    async def __aenter__(self) -> _Subscription:
+        self._bus._subs.add(self)
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._bus._subs.discard(self)
+
+    def __aiter__(self) -> _Subscription:
+        return self
+
+    async def __anext__(self) -> tuple[str, dict[str, Any]]:
+        return await self.queue.get()
+
+    def offer(self, topic: str, payload: dict[str, Any]) -> None:
+        if topic in self.topics or any(t.endswith("*") and topic.startswith(t[:-1]) for t in self.topics):
+            try:
+                self.queue.put_nowait((topic, payload))
+            except asyncio.QueueFull:  # a stalled client loses events, never the server's memory
+                log.warning("dropping event %s for a slow subscriber", topic)
+
+
+class InProcessEventBus:
+    def __init__(self) -> None:
+        self._subs: set[_Subscription] = set()
+
+    async def publish(self, topic: str, payload: dict[str, Any]) -> None:
+        for sub in list(self._subs):
+            sub.offer(topic, payload)
+
+    def subscribe(self, *topics: str) -> _Subscription:
+        return _Subscription(self, topics)
+
+
+class RedisEventBus:
+    """Publishes to Redis channels `gshare:<topic>`; one reader task per process fans
+    messages out to local subscribers (so N subscribers cost one Redis connection)."""
+
+    PREFIX = "gshare:"
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as aioredis
+
+        self._redis = aioredis.Redis.from_url(url)
+        self._local = InProcessEventBus()
+        self._reader: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+
+    async def publish(self, topic: str, payload: dict[str, Any]) -> None:
+        await self._redis.publish(self.PREFIX + topic, json.dumps(payload, default=str))
+
+    def subscribe(self, *topics: str) -> _Subscription:
+        if self._reader is None or self._reader.done():
+            self._ready.clear()
+            self._reader = asyncio.create_task(self._read())
+        bus = self
+
+        class _RedisSubscription(_Subscription):
+            async def __aenter__(self) -> _Subscription:
+                await super().__aenter__()
+                await asyncio.wait_for(bus._ready.wait(), 10)
+                return self
+
+        return _RedisSubscription(self._local, topics)
+
+    async def _read(self) -> None:
+        backoff = 0.2
+        while True:
+            try:
+                pubsub = self._redis.pubsub()
+                await pubsub.psubscribe(self.PREFIX + "*")
+                self._ready.set()
+                backoff = 0.2
+                async for message in pubsub.listen():
+                    if message.get("type") != "pmessage":
+                        continue
+                    topic = message["channel"].decode()[len(self.PREFIX) :]
+                    try:
+                        payload = json.loads(message["data"])
+                    except ValueError:
+                        continue
+                    await self._local.publish(topic, payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis restarted: reconnect with backoff
+                log.warning("event bus lost Redis (%s); reconnecting", exc)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+        await self._redis.aclose()
