@@ -76,11 +76,7 @@ class BudgetStatus:
 
     @property
     def crossed_thresholds(self) -> tuple[int, ...]:
-        return tuple(
-            t
-            for t in self.budget.alert_thresholds
-            if self.spent_micro * 100 >= t * self.limit_micro
-        )
+        return tuple(t for t in self.budget.alert_thresholds if self.spent_micro * 100 >= t * self.limit_micro)
 
     @property
     def percent_used(self) -> float:
@@ -112,8 +108,6 @@ class BudgetGateResult:
 
 def gate(statuses: tuple[BudgetStatus, ...]) -> BudgetGateResult:
     """Most specific refusal first (statuses come user → group → org)."""
-    refusal = next(
-        (s for s in statuses if s.budget.action is BudgetAction.BLOCK and s.exceeded), None
-    )
+    refusal = next((s for s in statuses if s.budget.action is BudgetAction.BLOCK and s.exceeded), None)
     warnings = tuple(s for s in statuses if s is not refusal and s.crossed_thresholds)
     return BudgetGateResult(refusal is None, statuses, warnings, refusal)

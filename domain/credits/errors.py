@@ -20,9 +20,7 @@ class CreditsErrorCode(StrEnum):
 class InsufficientCreditsError(DomainError):
     """The paying account's available balance (balance − open holds) is below the amount."""
 
-    def __init__(
-        self, account: str, available_micro: int, requested_micro: int, field: str = "amount"
-    ) -> None:
+    def __init__(self, account: str, available_micro: int, requested_micro: int, field: str = "amount") -> None:
         super().__init__(
             CreditsErrorCode.INSUFFICIENT_CREDITS,
             f"{account} has {micro_to_credits_str(available_micro)} credits available; "

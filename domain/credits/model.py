@@ -135,9 +135,7 @@ class TransferRequest:
     memo: str = ""
 
     def __post_init__(self) -> None:
-        validate_transfer_shape(
-            self.kind, self.source, self.destination, self.amount_micro, self.idempotency_key
-        )
+        validate_transfer_shape(self.kind, self.source, self.destination, self.amount_micro, self.idempotency_key)
         if self.kind is TransferKind.CHARGE and (
             self.attribution.user_id != self.source.owner_id
             or self.attribution.organization_id != self.destination.owner_id
@@ -192,8 +190,7 @@ def validate_transfer_shape(
         raise InvalidTransferError("the amount must be positive", "amount")
     if (source.kind, destination.kind) not in ALLOWED_EDGES[kind]:
         raise InvalidTransferError(
-            f"a {kind} cannot move credits from a {source.kind} account "
-            f"to a {destination.kind} account",
+            f"a {kind} cannot move credits from a {source.kind} account to a {destination.kind} account",
             "destination",
         )
 
@@ -261,9 +258,7 @@ class HoldRequest:
         if self.amount_micro <= 0:
             raise InvalidTransferError("a hold must reserve a positive amount", "amount")
         if self.attribution.user_id != self.user_id or self.attribution.organization_id is None:
-            raise InvalidTransferError(
-                "a hold is attributed to its wallet's owner and organisation", "attribution"
-            )
+            raise InvalidTransferError("a hold is attributed to its wallet's owner and organisation", "attribution")
 
     def matches(self, hold: Hold) -> bool:
         return (

@@ -66,9 +66,7 @@ class Ledger(Protocol):
         """Set an open hold's reserved amount (grow needs the available balance)."""
         ...
 
-    async def charge_hold(
-        self, hold_id: UUID, charge: TransferRequest, *, settle: bool
-    ) -> TransferResult:
+    async def charge_hold(self, hold_id: UUID, charge: TransferRequest, *, settle: bool) -> TransferResult:
         """Post `charge` (wallet → consumption) against the hold: the covered part leaves the
         hold, any excess is paid from the available balance; `settle` releases the rest and
         closes the hold. A replayed key changes nothing."""

@@ -109,18 +109,12 @@ async def _is_child(directory: Directory, parent: AccountRef, child: AccountRef)
     return False
 
 
-async def _authorise_edge(
-    actor: Actor, directory: Directory, parent: AccountRef, child: AccountRef
-) -> None:
+async def _authorise_edge(actor: Actor, directory: Directory, parent: AccountRef, child: AccountRef) -> None:
     _require_writer(actor)
     if not await is_admin_of_account(actor, directory, parent):
-        raise PermissionDeniedError(
-            f"only an admin of {parent.label()} may move credits to or from it", "source"
-        )
+        raise PermissionDeniedError(f"only an admin of {parent.label()} may move credits to or from it", "source")
     if not await _is_child(directory, parent, child):
-        raise InvalidTransferError(
-            f"{child.label()} is not directly below {parent.label()}", "destination"
-        )
+        raise InvalidTransferError(f"{child.label()} is not directly below {parent.label()}", "destination")
 
 
 async def can_view_account(actor: Actor, directory: Directory, account: AccountRef) -> bool:
@@ -389,9 +383,7 @@ async def charge_hold(
     return await ledger.charge_hold(hold_id, request, settle=settle)
 
 
-async def renew_hold(
-    ledger: Ledger, clock: Clock, *, hold_id: UUID, amount_micro: MicroCredits
-) -> Hold:
+async def renew_hold(ledger: Ledger, clock: Clock, *, hold_id: UUID, amount_micro: MicroCredits) -> Hold:
     """Metering: reserve the next window (sets the hold's amount, growing or shrinking it)."""
     if amount_micro < 0:
         raise InvalidTransferError("a hold cannot be negative", "amount")
@@ -496,11 +488,7 @@ async def set_refill_schedule_active(
 async def list_refill_schedules(
     actor: Actor, refills: RefillSchedules, directory: Directory, source: AccountRef | None = None
 ) -> list[RefillSchedule]:
-    return [
-        s
-        for s in await refills.all(source)
-        if await is_admin_of_account(actor, directory, s.source)
-    ]
+    return [s for s in await refills.all(source) if await is_admin_of_account(actor, directory, s.source)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -559,9 +547,7 @@ async def apply_due_refills(
         except DomainError as exc:
             outcomes.append(RefillOutcome(schedule.id, period, False, error=exc))
             continue
-        outcomes.append(
-            RefillOutcome(schedule.id, period, results is not None, tuple(results or ()))
-        )
+        outcomes.append(RefillOutcome(schedule.id, period, results is not None, tuple(results or ())))
     return outcomes
 
 
@@ -637,9 +623,7 @@ async def set_budget(
     )
 
 
-async def delete_budget(
-    actor: Actor, budgets: BudgetRepository, directory: Directory, budget_id: UUID
-) -> None:
+async def delete_budget(actor: Actor, budgets: BudgetRepository, directory: Directory, budget_id: UUID) -> None:
     budget = await budgets.get(budget_id)
     if budget is None:
         raise NotFoundError("budget")

@@ -37,9 +37,7 @@ class PolicyScope:
 
     def __post_init__(self) -> None:
         if (self.kind is PolicyScopeKind.GLOBAL) != (self.id is None):
-            raise InvalidValueError(
-                "scope", "the global scope has no id; every other scope has one"
-            )
+            raise InvalidValueError("scope", "the global scope has no id; every other scope has one")
 
     @classmethod
     def global_(cls) -> PolicyScope:
@@ -260,20 +258,19 @@ def resolve(chain: ScopeChain, policies: Mapping[PolicyScope, ResourcePolicy]) -
         for model, cap in sorted(policy.model_caps.items()):
             limits.append(EffectiveLimit("model_caps", scope, cap, model))
         if policy.allowed_clusters is not None:
-            clusters = (
-                policy.allowed_clusters if clusters is None else clusters & policy.allowed_clusters
-            )
+            clusters = policy.allowed_clusters if clusters is None else clusters & policy.allowed_clusters
             cluster_sources.append(scope)
     return EffectivePolicy(chain, settings, tuple(limits), clusters, tuple(cluster_sources))
 
 
+# limit field -> (Usage attribute, ResourceRequest attribute, unit in messages)
 _UNITS = {
-    "max_concurrent_sessions": ("sessions", "sessions"),
-    "max_gpus": ("gpus", "GPUs"),
-    "max_vram_mib": ("vram_mib", "MiB of VRAM"),
-    "max_cpu_millicores": ("cpu_millicores", "CPU millicores"),
-    "max_memory_mib": ("memory_mib", "MiB of memory"),
-    "storage_quota_mib": ("storage_mib", "MiB of storage"),
+    "max_concurrent_sessions": ("sessions", "sessions", "sessions"),
+    "max_gpus": ("gpus", "gpu_ratio", "GPUs"),
+    "max_vram_mib": ("vram_mib", "vram_mib", "MiB of VRAM"),
+    "max_cpu_millicores": ("cpu_millicores", "cpu_millicores", "CPU millicores"),
+    "max_memory_mib": ("memory_mib", "memory_mib", "MiB of memory"),
+    "storage_quota_mib": ("storage_mib", "storage_mib", "MiB of storage"),
 }
 
 
@@ -311,8 +308,7 @@ def check(
                 PolicyErrorCode.CLUSTER_NOT_ALLOWED,
                 source,
                 "allowed_clusters",
-                f"cluster {request.cluster} is not among the clusters allowed to "
-                f"{chain.describe(chain.scopes()[0])}",
+                f"cluster {request.cluster} is not among the clusters allowed to {chain.describe(chain.scopes()[0])}",
             ),
         )
     for limit in effective.limits:
@@ -324,9 +320,9 @@ def check(
             asked: int | Fraction = request.gpu_ratio
             unit = f"{limit.model} cards"
         else:
-            attr, unit = _UNITS[limit.name]
-            used = getattr(used_now, attr)
-            asked = getattr(request, attr)
+            used_attr, asked_attr, unit = _UNITS[limit.name]
+            used = getattr(used_now, used_attr)
+            asked = getattr(request, asked_attr)
             if not asked:
                 continue
         if used + asked > limit.value:

@@ -12,9 +12,7 @@ from domain.policies.model import PolicyScope, ResourcePolicy, Usage
 class PolicyRepository(Protocol):
     async def get(self, scope: PolicyScope) -> ResourcePolicy | None: ...
 
-    async def for_scopes(
-        self, scopes: Sequence[PolicyScope]
-    ) -> Mapping[PolicyScope, ResourcePolicy]: ...
+    async def for_scopes(self, scopes: Sequence[PolicyScope]) -> Mapping[PolicyScope, ResourcePolicy]: ...
 
     async def put(self, policy: ResourcePolicy) -> None:
         """Insert or replace the policy of `policy.scope`."""

@@ -51,9 +51,7 @@ class InMemoryLedger:
 
     # -- internals --------------------------------------------------------------------------
 
-    def _bal(
-        self, account: AccountRef, bal: dict[AccountRef, int], held: dict[AccountRef, int]
-    ) -> Balance:
+    def _bal(self, account: AccountRef, bal: dict[AccountRef, int], held: dict[AccountRef, int]) -> Balance:
         return Balance(account, bal.get(account, 0), held.get(account, 0))
 
     def _stage(
@@ -65,17 +63,13 @@ class InMemoryLedger:
     ) -> list[TransferResult]:
         results = []
         for request in requests:
-            existing = self.by_key.get(request.idempotency_key) or staged.get(
-                request.idempotency_key
-            )
+            existing = self.by_key.get(request.idempotency_key) or staged.get(request.idempotency_key)
             if existing is not None:
                 if not request.matches(existing):
                     raise IdempotencyKeyReusedError(request.idempotency_key)
                 results.append(TransferResult(existing, True))
                 continue
-            check_can_pay(
-                request.source, self._bal(request.source, bal, held), request.amount_micro
-            )
+            check_can_pay(request.source, self._bal(request.source, bal, held), request.amount_micro)
             bal[request.source] = bal.get(request.source, 0) - request.amount_micro
             bal[request.destination] = bal.get(request.destination, 0) + request.amount_micro
             transfer = request.to_transfer()
@@ -83,9 +77,7 @@ class InMemoryLedger:
             results.append(TransferResult(transfer, False))
         return results
 
-    def _commit(
-        self, bal: dict[AccountRef, int], held: dict[AccountRef, int], staged: dict[str, Transfer]
-    ) -> None:
+    def _commit(self, bal: dict[AccountRef, int], held: dict[AccountRef, int], staged: dict[str, Transfer]) -> None:
         self.balance, self.held = bal, held
         for key, transfer in staged.items():
             self.by_key[key] = transfer
@@ -169,9 +161,7 @@ class InMemoryLedger:
         self.holds[hold_id] = hold
         return hold
 
-    async def charge_hold(
-        self, hold_id: UUID, charge: TransferRequest, *, settle: bool
-    ) -> TransferResult:
+    async def charge_hold(self, hold_id: UUID, charge: TransferRequest, *, settle: bool) -> TransferResult:
         existing = self.by_key.get(charge.idempotency_key)
         if existing is not None:
             if not charge.matches(existing):
@@ -298,9 +288,7 @@ class InMemoryPolicies:
     async def get(self, scope: PolicyScope) -> ResourcePolicy | None:
         return self.policies.get(scope)
 
-    async def for_scopes(
-        self, scopes: Sequence[PolicyScope]
-    ) -> Mapping[PolicyScope, ResourcePolicy]:
+    async def for_scopes(self, scopes: Sequence[PolicyScope]) -> Mapping[PolicyScope, ResourcePolicy]:
         return {s: self.policies[s] for s in scopes if s in self.policies}
 
     async def put(self, policy: ResourcePolicy) -> None:
@@ -328,9 +316,7 @@ class InMemoryUsage:
             per_model = dict(u.per_model)
             if model is not None:
                 per_model[model] = per_model.get(model, Fraction(0)) + gpus
-            self.by_scope[scope] = replace(
-                u, sessions=u.sessions + 1, gpus=u.gpus + gpus, per_model=per_model
-            )
+            self.by_scope[scope] = replace(u, sessions=u.sessions + 1, gpus=u.gpus + gpus, per_model=per_model)
 
     async def usage(self, scopes: Sequence[PolicyScope]) -> Mapping[PolicyScope, Usage]:
         return {s: self.by_scope.get(s, Usage()) for s in scopes}

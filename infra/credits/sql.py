@@ -83,9 +83,7 @@ def sqlstate(exc: BaseException) -> str | None:
 class Transactor:
     """Runs a function in one transaction, retrying it whole on 40001/40P01."""
 
-    def __init__(
-        self, engine: AsyncEngine, *, isolation_level: str | None = None, max_attempts: int = 30
-    ) -> None:
+    def __init__(self, engine: AsyncEngine, *, isolation_level: str | None = None, max_attempts: int = 30) -> None:
         self.engine = engine
         self.isolation_level = isolation_level
         self.max_attempts = max_attempts
@@ -121,9 +119,7 @@ def _owner_columns(ref: AccountRef) -> dict[str, UUID | None]:
     return cols
 
 
-def _ref_from_columns(
-    kind: str, org: UUID | None, group: UUID | None, user: UUID | None
-) -> AccountRef:
+def _ref_from_columns(kind: str, org: UUID | None, group: UUID | None, user: UUID | None) -> AccountRef:
     k = AccountKind(kind)
     owner = {
         AccountKind.SYSTEM: None,
@@ -147,18 +143,14 @@ _OPEN_ACCOUNT = pg_insert(A).on_conflict_do_nothing(index_elements=[A.c.id])
 async def _open_accounts(conn: AsyncConnection, refs: Sequence[AccountRef]) -> None:
     """Create missing account rows; a missing owner (FK) is NotFound."""
     try:
-        await conn.execute(
-            _OPEN_ACCOUNT, [{"id": r.id, "kind": r.kind.value, **_owner_columns(r)} for r in refs]
-        )
+        await conn.execute(_OPEN_ACCOUNT, [{"id": r.id, "kind": r.kind.value, **_owner_columns(r)} for r in refs])
     except IntegrityError as exc:
         if sqlstate(exc) == "23503":
             raise NotFoundError("account owner", "account") from exc
         raise
 
 
-async def lock_accounts(
-    conn: AsyncConnection, refs: Sequence[AccountRef]
-) -> dict[AccountRef, Balance]:
+async def lock_accounts(conn: AsyncConnection, refs: Sequence[AccountRef]) -> dict[AccountRef, Balance]:
     """Lock (creating if needed) every account, ascending id order; their balances."""
     by_id = {r.id: r for r in refs}
     ids = sorted(by_id)
@@ -167,16 +159,10 @@ async def lock_accounts(
         found = {row.id for row in rows}
         await _open_accounts(conn, [by_id[i] for i in ids if i not in found])
         rows = (await conn.execute(_LOCK_ACCOUNTS, {"ids": ids})).all()
-    return {
-        by_id[row.id]: Balance(by_id[row.id], row.balance_micro, row.held_micro) for row in rows
-    }
+    return {by_id[row.id]: Balance(by_id[row.id], row.balance_micro, row.held_micro) for row in rows}
 
 
-_ADD_HELD = (
-    update(A)
-    .where(A.c.id == bindparam("aid"))
-    .values(held_micro=A.c.held_micro + bindparam("delta"))
-)
+_ADD_HELD = update(A).where(A.c.id == bindparam("aid")).values(held_micro=A.c.held_micro + bindparam("delta"))
 
 # ------------------------------------------------------------------------------ transfers
 
@@ -247,8 +233,7 @@ def _row_matches(r: TransferRequest, row: Row[Any]) -> bool:
         and row.destination_account_id == r.destination.id
         and row.amount_micro == r.amount_micro
         and row.hold_id == r.hold_id
-        and (row.organization_id, row.group_id, row.user_id)
-        == (a.organization_id, a.group_id, a.user_id)
+        and (row.organization_id, row.group_id, row.user_id) == (a.organization_id, a.group_id, a.user_id)
     )
 
 
@@ -277,10 +262,7 @@ async def post_locked(
 ) -> TransferResult:
     """Post one transfer whose accounts are locked in `balances` (kept up to date)."""
     source = balances[request.source]
-    if (
-        request.source.kind is not AccountKind.SYSTEM
-        and source.available_micro < request.amount_micro
-    ):
+    if request.source.kind is not AccountKind.SYSTEM and source.available_micro < request.amount_micro:
         existing = (await conn.execute(_BY_KEY, {"key": request.idempotency_key})).first()
         if existing is not None:
             return _replayed(request, existing)
@@ -289,9 +271,7 @@ async def post_locked(
     if seq is None:  # the key exists: compare and replay (nothing moved)
         existing = (await conn.execute(_BY_KEY, {"key": request.idempotency_key})).one()
         return _replayed(request, existing)
-    balances[request.source] = Balance(
-        request.source, source.balance_micro - request.amount_micro, source.held_micro
-    )
+    balances[request.source] = Balance(request.source, source.balance_micro - request.amount_micro, source.held_micro)
     dest = balances[request.destination]
     balances[request.destination] = Balance(
         request.destination, dest.balance_micro + request.amount_micro, dest.held_micro
@@ -327,9 +307,7 @@ class SqlLedger:
     """The `Ledger` port over PostgreSQL. Construct with an AsyncEngine (`make_engine(url)`);
     `isolation_level="SERIALIZABLE"` is supported (retries on 40001)."""
 
-    def __init__(
-        self, engine: AsyncEngine, *, isolation_level: str | None = None, max_attempts: int = 30
-    ) -> None:
+    def __init__(self, engine: AsyncEngine, *, isolation_level: str | None = None, max_attempts: int = 30) -> None:
         self.tx = Transactor(engine, isolation_level=isolation_level, max_attempts=max_attempts)
 
     async def post(self, request: TransferRequest) -> TransferResult:
@@ -354,9 +332,7 @@ class SqlLedger:
         by_id = {a.id: a for a in accounts}
         async with self.tx.engine.connect() as conn:
             rows = (
-                await conn.execute(
-                    select(A.c.id, A.c.balance_micro, A.c.held_micro).where(A.c.id.in_(list(by_id)))
-                )
+                await conn.execute(select(A.c.id, A.c.balance_micro, A.c.held_micro).where(A.c.id.in_(list(by_id))))
             ).all()
         found = {row.id: Balance(by_id[row.id], row.balance_micro, row.held_micro) for row in rows}
         return {a: found.get(a.id, Balance(a)) for a in accounts}
@@ -447,9 +423,7 @@ class SqlLedger:
                 if inserted is not None:
                     await conn.execute(_ADD_HELD, {"aid": wallet.id, "delta": request.amount_micro})
                     return HoldResult(_hold_from_row(inserted), False)
-                existing = (
-                    await conn.execute(_HOLD_BY_KEY, {"key": request.idempotency_key})
-                ).one()
+                existing = (await conn.execute(_HOLD_BY_KEY, {"key": request.idempotency_key})).one()
             hold = _hold_from_row(existing)
             if not request.matches(hold):
                 raise IdempotencyKeyReusedError(request.idempotency_key)
@@ -479,19 +453,14 @@ class SqlLedger:
             await conn.execute(_ADD_HELD, {"aid": hold.wallet.id, "delta": delta})
             row = (
                 await conn.execute(
-                    update(H)
-                    .where(H.c.id == hold_id)
-                    .values(amount_micro=amount_micro, updated_at=now)
-                    .returning(H)
+                    update(H).where(H.c.id == hold_id).values(amount_micro=amount_micro, updated_at=now).returning(H)
                 )
             ).one()
             return _hold_from_row(row)
 
         return await self.tx.run(go)
 
-    async def charge_hold(
-        self, hold_id: UUID, charge: TransferRequest, *, settle: bool
-    ) -> TransferResult:
+    async def charge_hold(self, hold_id: UUID, charge: TransferRequest, *, settle: bool) -> TransferResult:
         async def go(conn: AsyncConnection) -> TransferResult:
             hold, balances = await self._locked_hold(conn, hold_id, [charge.destination])
             existing = (await conn.execute(_BY_KEY, {"key": charge.idempotency_key})).first()
@@ -508,9 +477,7 @@ class SqlLedger:
             freed = covered + (rest if settle else 0)
             wallet = balances[hold.wallet]
             # free the covered part first, so the charge can use it
-            balances[hold.wallet] = Balance(
-                hold.wallet, wallet.balance_micro, wallet.held_micro - covered
-            )
+            balances[hold.wallet] = Balance(hold.wallet, wallet.balance_micro, wallet.held_micro - covered)
             result = await post_locked(conn, charge, balances)
             await conn.execute(_ADD_HELD, {"aid": hold.wallet.id, "delta": -freed})
             await conn.execute(
@@ -568,11 +535,7 @@ class SqlLedger:
     async def total(self) -> int:
         """Sum of every cached balance: always 0 (tests and audits)."""
         async with self.tx.engine.connect() as conn:
-            return int(
-                (
-                    await conn.execute(select(func.coalesce(func.sum(A.c.balance_micro), 0)))
-                ).scalar_one()
-            )
+            return int((await conn.execute(select(func.coalesce(func.sum(A.c.balance_micro), 0)))).scalar_one())
 
 
 # -------------------------------------------------------------------------------- refills
@@ -627,9 +590,7 @@ class SqlRefillSchedules:
     async def _select(self, *where: Any) -> list[RefillSchedule]:
         async with self.tx.engine.connect() as conn:
             rows = (await conn.execute(select(R).where(*where).order_by(R.c.created_at))).all()
-            ids = {r.source_account_id for r in rows} | {
-                r.target_account_id for r in rows if r.target_account_id
-            }
+            ids = {r.source_account_id for r in rows} | {r.target_account_id for r in rows if r.target_account_id}
             accounts = {
                 a.id: _ref_from_columns(a.kind, a.organization_id, a.group_id, a.user_id)
                 for a in (await conn.execute(select(A).where(A.c.id.in_(list(ids))))).all()
@@ -645,9 +606,7 @@ class SqlRefillSchedules:
 
     async def set_active(self, schedule_id: UUID, active: bool) -> bool:
         async def go(conn: AsyncConnection) -> bool:
-            result = await conn.execute(
-                update(R).where(R.c.id == schedule_id).values(active=active)
-            )
+            result = await conn.execute(update(R).where(R.c.id == schedule_id).values(active=active))
             return bool(result.rowcount)
 
         return await self.tx.run(go)
@@ -720,8 +679,7 @@ class SqlBudgets:
         stmt = insert.on_conflict_do_update(
             index_elements=[B.c.scope_kind, B.c.scope_id, B.c.period],
             set_={
-                c: insert.excluded[c]
-                for c in ("limit_micro", "action", "alert_thresholds", "updated_at", "updated_by")
+                c: insert.excluded[c] for c in ("limit_micro", "action", "alert_thresholds", "updated_at", "updated_by")
             },
         ).returning(B)
 
@@ -788,9 +746,7 @@ def _policy_from_row(row: Row[Any]) -> ResourcePolicy:
         approval_required=row.approval_required,
         default_priority=row.default_priority,
         preemptible=row.preemptible,
-        allowed_clusters=frozenset(row.allowed_clusters)
-        if row.allowed_clusters is not None
-        else None,
+        allowed_clusters=frozenset(row.allowed_clusters) if row.allowed_clusters is not None else None,
         updated_at=row.updated_at,
         updated_by=row.updated_by,
     )
@@ -803,9 +759,7 @@ class SqlPolicies:
     async def get(self, scope: PolicyScope) -> ResourcePolicy | None:
         return (await self.for_scopes([scope])).get(scope)
 
-    async def for_scopes(
-        self, scopes: Sequence[PolicyScope]
-    ) -> Mapping[PolicyScope, ResourcePolicy]:
+    async def for_scopes(self, scopes: Sequence[PolicyScope]) -> Mapping[PolicyScope, ResourcePolicy]:
         keys = [_scope_key(s) for s in scopes]
         async with self.tx.engine.connect() as conn:
             rows = (await conn.execute(select(P).where(P.c.scope_key.in_(keys)))).all()
@@ -832,9 +786,7 @@ class SqlPolicies:
             "approval_required": policy.approval_required,
             "default_priority": policy.default_priority,
             "preemptible": policy.preemptible,
-            "allowed_clusters": sorted(policy.allowed_clusters)
-            if policy.allowed_clusters is not None
-            else None,
+            "allowed_clusters": sorted(policy.allowed_clusters) if policy.allowed_clusters is not None else None,
             "updated_at": policy.updated_at,
             "updated_by": policy.updated_by,
         }

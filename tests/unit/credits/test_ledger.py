@@ -187,9 +187,7 @@ async def test_a_read_only_token_cannot_move_credits(w: World, ledger: InMemoryL
     assert err.value.code == CommonErrorCode.READ_ONLY_TOKEN
 
 
-async def test_allocation_above_available_is_refused_and_moves_nothing(
-    w: World, ledger: InMemoryLedger
-):
+async def test_allocation_above_available_is_refused_and_moves_nothing(w: World, ledger: InMemoryLedger):
     await fund(w, ledger, alice=100)
     before = dict(ledger.balance)
     with pytest.raises(DomainError) as err:
@@ -224,9 +222,7 @@ async def test_edges_skip_no_level(w: World, ledger: InMemoryLedger):
 # ------------------------------------------------------------------------------ idempotency
 
 
-async def test_replay_returns_the_first_result_and_reuse_is_refused(
-    w: World, ledger: InMemoryLedger
-):
+async def test_replay_returns_the_first_result_and_reuse_is_refused(w: World, ledger: InMemoryLedger):
     await fund(w, ledger)
     kw = dict(
         source=AccountRef.group(w.group),
@@ -292,14 +288,10 @@ async def test_hold_reserve_charge_renew_settle(w: World, ledger: InMemoryLedger
     await fund(w, ledger, alice=100)
     wallet = AccountRef.user(w.alice)
     hold = (
-        await svc.reserve_hold(
-            ledger, w.clock, w.ids, chain=w.chain(), amount_micro=30 * C, idempotency_key="h1"
-        )
+        await svc.reserve_hold(ledger, w.clock, w.ids, chain=w.chain(), amount_micro=30 * C, idempotency_key="h1")
     ).hold
     assert await available(ledger, wallet) == 70 * C
-    await svc.charge_hold(
-        ledger, w.clock, w.ids, hold_id=hold.id, amount_micro=10 * C, idempotency_key="c1"
-    )
+    await svc.charge_hold(ledger, w.clock, w.ids, hold_id=hold.id, amount_micro=10 * C, idempotency_key="c1")
     assert (await ledger.balances([wallet]))[wallet].held_micro == 20 * C
     assert await available(ledger, wallet) == 70 * C
     renewed = await svc.renew_hold(ledger, w.clock, hold_id=hold.id, amount_micro=50 * C)
@@ -322,9 +314,7 @@ async def test_hold_reserve_charge_renew_settle(w: World, ledger: InMemoryLedger
     consumption = AccountRef.consumption(w.org)
     assert (await ledger.balances([consumption]))[consumption].balance_micro == 70 * C
     with pytest.raises(DomainError) as err:
-        await svc.charge_hold(
-            ledger, w.clock, w.ids, hold_id=hold.id, amount_micro=C, idempotency_key="c3"
-        )
+        await svc.charge_hold(ledger, w.clock, w.ids, hold_id=hold.id, amount_micro=C, idempotency_key="c3")
     assert err.value.code == CreditsErrorCode.HOLD_CLOSED
     # a replayed charge on a settled hold still answers its first result
     replay = await svc.charge_hold(
@@ -345,14 +335,10 @@ async def test_hold_release_and_refusals(w: World, ledger: InMemoryLedger):
     await fund(w, ledger, alice=10)
     wallet = AccountRef.user(w.alice)
     with pytest.raises(DomainError) as err:
-        await svc.reserve_hold(
-            ledger, w.clock, w.ids, chain=w.chain(), amount_micro=11 * C, idempotency_key="h-big"
-        )
+        await svc.reserve_hold(ledger, w.clock, w.ids, chain=w.chain(), amount_micro=11 * C, idempotency_key="h-big")
     assert err.value.code == CreditsErrorCode.INSUFFICIENT_CREDITS
     hold = (
-        await svc.reserve_hold(
-            ledger, w.clock, w.ids, chain=w.chain(), amount_micro=8 * C, idempotency_key="h"
-        )
+        await svc.reserve_hold(ledger, w.clock, w.ids, chain=w.chain(), amount_micro=8 * C, idempotency_key="h")
     ).hold
     with pytest.raises(DomainError) as err:
         await svc.renew_hold(ledger, w.clock, hold_id=hold.id, amount_micro=11 * C)
@@ -408,6 +394,4 @@ async def test_history_and_csv(w: World, ledger: InMemoryLedger):
     older = await ledger.history(TransferQuery(before_seq=rows[0][0], limit=1))
     assert older[0][0] < rows[0][0]
     with pytest.raises(DomainError):
-        await svc.ledger_history(
-            w.member(w.bob), ledger, w.directory, TransferQuery(account=AccountRef.user(w.alice))
-        )
+        await svc.ledger_history(w.member(w.bob), ledger, w.directory, TransferQuery(account=AccountRef.user(w.alice)))

@@ -66,11 +66,10 @@ class World:
             group_orgs={self.group: self.org},
         )
 
-    def member(self, user: UUID | None = None) -> Actor:
-        user = user or self.alice
-        return Actor(
-            user, "alice", group_roles={self.group: Role.MEMBER}, group_orgs={self.group: self.org}
-        )
+    def member(self, user: UUID | None = None, group: UUID | None = None) -> Actor:
+        user, group = user or self.alice, group or self.group
+        org = self.directory.group_orgs[group]
+        return Actor(user, "member", group_roles={group: Role.MEMBER}, group_orgs={group: org})
 
     def chain(self, user: UUID | None = None) -> ScopeChain:
         return ScopeChain(user or self.alice, self.group, self.org, "alice", "ML-Lab", "Acme")
