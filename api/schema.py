@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import strawberry
+from strawberry.schema.config import StrawberryConfig
 from graphql.validation import NoSchemaIntrospectionCustomRule
 from strawberry import relay
 from strawberry.extensions import (
@@ -17,6 +20,7 @@ from api.audit.queries import AuditQuery
 from api.catalog.mutations import CatalogMutation
 from api.catalog.queries import CatalogQuery
 from api.common.errors import MutationError
+from api.common.scalars import SCALAR_MAP
 from api.context import Info
 from api.extensions import DomainErrors, masking
 from api.tenancy.mutations import TenancyMutation
@@ -42,17 +46,22 @@ Subscription = merge_types("Subscription", (AccountSubscription,))
 def build_schema(
     *, max_depth: int = 12, max_tokens: int = 2000, max_aliases: int = 30, introspection: bool = True
 ) -> strawberry.Schema:
-    extensions = [
-        QueryDepthLimiter(max_depth=max_depth),
-        MaxTokensLimiter(max_token_count=max_tokens),
-        MaxAliasesLimiter(max_alias_count=max_aliases),
+    extensions: list[Any] = [
+        lambda: QueryDepthLimiter(max_depth=max_depth),
+        lambda: MaxTokensLimiter(max_token_count=max_tokens),
+        lambda: MaxAliasesLimiter(max_alias_count=max_aliases),
         DomainErrors,
-        masking(),
+        masking,
     ]
     if not introspection:
-        extensions.append(AddValidationRules([NoSchemaIntrospectionCustomRule]))
+        extensions.append(lambda: AddValidationRules([NoSchemaIntrospectionCustomRule]))
     return strawberry.Schema(
-        query=Query, mutation=Mutation, subscription=Subscription, extensions=extensions, types=[MutationError]
+        query=Query,
+        mutation=Mutation,
+        subscription=Subscription,
+        extensions=extensions,
+        types=[MutationError],
+        config=StrawberryConfig(scalar_map=SCALAR_MAP),
     )
 
 

@@ -50,3 +50,37 @@ async def engine(database_url: str) -> AsyncIterator[object]:
 def pytest_report_header() -> list[str]:
     target = os.environ.get("GSHARE_TEST_DATABASE_URL", "embedded pgserver")
     return [f"gshare test database server: {target}"]
+
+
+@pytest.fixture(scope="session")
+async def container(database_url: str) -> AsyncIterator[object]:
+    """A production-wired container (in-process event bus) on the test database."""
+    from infra.bootstrap import build_container
+    from infra.settings import Settings
+
+    c = build_container(Settings(database_url=database_url, demo=False), database_url)
+    yield c
+    await c.aclose()
+
+
+@pytest.fixture(scope="session")
+async def app(container: object) -> object:
+    from api.app import create_app
+
+    return create_app(container)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def http(app: object) -> AsyncIterator[object]:
+    import httpx
+
+    transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as client:
+        yield client
+
+
+@pytest.fixture(scope="session")
+async def world(container: object) -> object:
+    from tests.support.api import build_world
+
+    return await build_world(container)  # type: ignore[arg-type]

@@ -13,7 +13,7 @@ class OfferingCreateInput:
     name: str
     vram_mib: int
     min_cuda: str = strawberry.field(description='Minimum CUDA version, e.g. "12.2".')
-    hourly_rate_micro: BigInt = strawberry.field(description="Credits per hour for a whole card, in micro-credits.")  # type: ignore[valid-type]
+    hourly_rate_micro: BigInt = strawberry.field(description="Credits per hour for a whole card, in micro-credits.")
     cores: int = 100
     resource_name: str = "nvidia.com/gpu"
     description: str = ""
@@ -25,7 +25,7 @@ class OfferingUpdateInput:
     id: relay.GlobalID
     name: str | None = None
     min_cuda: str | None = None
-    hourly_rate_micro: BigInt | None = None  # type: ignore[valid-type]
+    hourly_rate_micro: BigInt | None = None
     description: str | None = None
     enabled: bool | None = None
 
@@ -54,7 +54,7 @@ class PresetUpdateInput:
     memory_mib: int | None = None
     disk_gib: int | None = None
     shm_mib: int | None = None
-    tier: GpuTier | None = None  # type: ignore[valid-type]
+    tier: GpuTier | None = None
     gpu_count: int | None = None
     custom_vram_mib: int | None = None
     custom_cores: int | None = None

@@ -8,7 +8,7 @@ from domain.common.money import micro_to_credits_str
 
 @strawberry.type(description="An amount of credits: exact micro-credits and a decimal string for display.")
 class Credits:
-    micro: BigInt = strawberry.field(description="Integer micro-credits.")  # type: ignore[valid-type]
+    micro: BigInt = strawberry.field(description="Integer micro-credits.")
     credits: str = strawberry.field(description='Decimal credits, exact, e.g. "12.5".')
 
     @classmethod

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import NewType
 
 import strawberry
+from strawberry.types.scalar import ScalarDefinition
 
 
 def _parse_bigint(value: object) -> int:
@@ -15,9 +16,13 @@ def _parse_bigint(value: object) -> int:
     raise ValueError("BigInt must be an integer or a string of digits")
 
 
-BigInt = strawberry.scalar(
-    NewType("BigInt", int),
-    serialize=int,
-    parse_value=_parse_bigint,
-    description="A 64-bit integer (money in micro-credits). Accepts a number or a string of digits.",
-)
+BigInt = NewType("BigInt", int)
+
+SCALAR_MAP: dict[object, ScalarDefinition] = {
+    BigInt: strawberry.scalar(
+        name="BigInt",
+        serialize=int,
+        parse_value=_parse_bigint,
+        description="A 64-bit integer (money in micro-credits). Accepts a number or a string of digits.",
+    )
+}

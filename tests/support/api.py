@@ -1,0 +1,112 @@
+"""An in-process GraphQL client over the real ASGI app (httpx ASGITransport) and helpers to
+build a small world of organisations, groups and users through the domain use cases."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+import httpx
+
+from domain.tenancy import services as tenancy
+from domain.tenancy.auth import TokenScope
+from domain.tenancy.model import Actor, Role
+from infra.bootstrap import Container
+
+
+class GraphQLError(AssertionError):
+    pass
+
+
+@dataclass
+class Gql:
+    client: httpx.AsyncClient
+    token: str | None = None
+
+    async def raw(self, query: str, **variables: Any) -> dict[str, Any]:
+        headers = {"authorization": f"Bearer {self.token}"} if self.token else {}
+        r = await self.client.post("/graphql", json={"query": query, "variables": variables}, headers=headers)
+        assert r.status_code == 200, r.text
+        return r.json()  # type: ignore[no-any-return]
+
+    async def __call__(self, query: str, **variables: Any) -> dict[str, Any]:
+        body = await self.raw(query, **variables)
+        if body.get("errors"):
+            raise GraphQLError(body["errors"])
+        return body["data"]  # type: ignore[no-any-return]
+
+
+def gid(type_name: str, value: UUID) -> str:
+    from strawberry import relay
+
+    return str(relay.GlobalID(type_name, str(value)))
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+SYSTEM = Actor(user_id=uuid.UUID(int=0), username="test-system", is_super_admin=True)
+
+
+@dataclass
+class World:
+    """Two organisations (A with groups G1, G2; B with group H) and a user per role."""
+
+    org_a: UUID
+    org_b: UUID
+    default_a: UUID
+    g1: UUID
+    g2: UUID
+    h: UUID
+    users: dict[str, UUID] = field(default_factory=dict)
+    tokens: dict[str, str] = field(default_factory=dict)
+
+
+async def make_user(
+    c: Container, org: UUID, name: str, *, role: Role = Role.MEMBER, groups: list[UUID] | None = None,
+    password: str | None = None, scope: TokenScope = TokenScope.READ_WRITE,
+) -> tuple[UUID, str]:
+    async with c.uow() as uow:
+        user = await tenancy.user_create(
+            uow, SYSTEM, c.ids, c.clock, c.hasher, organization_id=org, username=name, email=f"{name}@example.org",
+            password=password, role=role, group_ids=groups or [],
+        )
+        actor = await tenancy.load_actor(uow, user.id)
+        assert actor is not None
+        _, secret = await tenancy.token_create(uow, actor, c.ids, c.clock, c.secrets, name="tests", scope=scope, expires_in_days=1)
+        await uow.commit()
+    return user.id, secret
+
+
+async def build_world(c: Container) -> World:
+    async with c.uow() as uow:
+        a = await tenancy.organization_create(uow, SYSTEM, c.ids, c.clock, name=unique("Org A"))
+        b = await tenancy.organization_create(uow, SYSTEM, c.ids, c.clock, name=unique("Org B"))
+        g1 = await tenancy.group_create(uow, SYSTEM, c.ids, c.clock, organization_id=a.id, name="G1")
+        g2 = await tenancy.group_create(uow, SYSTEM, c.ids, c.clock, organization_id=a.id, name="G2")
+        h = await tenancy.group_create(uow, SYSTEM, c.ids, c.clock, organization_id=b.id, name="H")
+        default_a = await uow.tenancy.get_default_group(a.id)
+        assert default_a is not None
+        await uow.commit()
+    w = World(a.id, b.id, default_a.id, g1.id, g2.id, h.id)
+    specs = {
+        "super_admin": (a.id, Role.MEMBER, []),
+        "org_admin": (a.id, Role.MEMBER, []),
+        "group_admin": (a.id, Role.GROUP_ADMIN, [g1.id]),
+        "member": (a.id, Role.MEMBER, [g1.id]),
+        "guest": (a.id, Role.GUEST, [g1.id]),
+        "foreign_admin": (b.id, Role.MEMBER, []),
+        "foreign_member": (b.id, Role.MEMBER, [h.id]),
+    }
+    for role, (org, r, groups) in specs.items():
+        uid, token = await make_user(c, org, unique(role.replace("_", "")), role=r, groups=groups)
+        w.users[role], w.tokens[role] = uid, token
+    async with c.uow() as uow:
+        await tenancy.super_admin_set(uow, SYSTEM, w.users["super_admin"], True)
+        await tenancy.org_admin_set(uow, SYSTEM, w.users["org_admin"], a.id, True)
+        await tenancy.org_admin_set(uow, SYSTEM, w.users["foreign_admin"], b.id, True)
+        await uow.commit()
+    return w
