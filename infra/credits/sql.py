@@ -183,7 +183,7 @@ _TRANSFER_COLUMNS = (
 )
 _INS = (
     pg_insert(T)
-    .values({c: bindparam(c) for c in _TRANSFER_COLUMNS})
+    .values({c: bindparam(f"t_{c}") for c in _TRANSFER_COLUMNS})
     .on_conflict_do_nothing(index_elements=[T.c.idempotency_key])
     .returning(T.c.seq, T.c.source_account_id, T.c.destination_account_id, T.c.amount_micro)
     .cte("ins")
@@ -209,19 +209,19 @@ _BY_KEY = select(T).where(T.c.idempotency_key == bindparam("key"))
 def _transfer_params(r: TransferRequest) -> dict[str, Any]:
     a = r.attribution
     return {
-        "id": r.transfer_id,
-        "idempotency_key": r.idempotency_key,
-        "kind": r.kind.value,
-        "source_account_id": r.source.id,
-        "destination_account_id": r.destination.id,
-        "amount_micro": r.amount_micro,
-        "created_at": r.created_at,
-        "actor_id": r.actor_id,
-        "organization_id": a.organization_id,
-        "group_id": a.group_id,
-        "user_id": a.user_id,
-        "hold_id": r.hold_id,
-        "memo": r.memo,
+        "t_id": r.transfer_id,
+        "t_idempotency_key": r.idempotency_key,
+        "t_kind": r.kind.value,
+        "t_source_account_id": r.source.id,
+        "t_destination_account_id": r.destination.id,
+        "t_amount_micro": r.amount_micro,
+        "t_created_at": r.created_at,
+        "t_actor_id": r.actor_id,
+        "t_organization_id": a.organization_id,
+        "t_group_id": a.group_id,
+        "t_user_id": a.user_id,
+        "t_hold_id": r.hold_id,
+        "t_memo": r.memo,
     }
 
 
@@ -478,8 +478,8 @@ class SqlLedger:
             wallet = balances[hold.wallet]
             # free the covered part first, so the charge can use it
             balances[hold.wallet] = Balance(hold.wallet, wallet.balance_micro, wallet.held_micro - covered)
-            result = await post_locked(conn, charge, balances)
             await conn.execute(_ADD_HELD, {"aid": hold.wallet.id, "delta": -freed})
+            result = await post_locked(conn, charge, balances)
             await conn.execute(
                 update(H)
                 .where(H.c.id == hold_id)
