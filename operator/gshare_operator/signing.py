@@ -49,9 +49,7 @@ def _checked(key: object) -> PrivateKey:
 
 
 def public_key_pem(key: PrivateKey) -> bytes:
-    return key.public_key().public_bytes(
-        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
-    )
+    return key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
 
 
 class CallbackSigner:

@@ -60,9 +60,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 CRD_DIR = REPO_ROOT / "deploy" / "crds"
 DEFAULT_NAMESPACES = ("default", "kube-system", "gshare-system", "gshare-sessions", "gshare-infra")
 
-_DNS1123_SUBDOMAIN = re.compile(
-    r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
-)
+_DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 _DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _DNS1035_LABEL = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
 
@@ -334,9 +332,7 @@ class KubeApiServer:
         bookmark_interval: float = 1.0,
     ) -> None:
         all_types = list(types) if types is not None else builtin_types() + types_from_crds()
-        self._types: dict[tuple[str, str, str], ResourceType] = {
-            (t.group, t.version, t.plural): t for t in all_types
-        }
+        self._types: dict[tuple[str, str, str], ResourceType] = {(t.group, t.version, t.plural): t for t in all_types}
         self._objects: dict[tuple[ResourceType, str, str], JSON] = {}
         self._owners: dict[str, dict[tuple[str, str], set[patching.Path]]] = {}
         self._rv = 0
@@ -430,9 +426,7 @@ class KubeApiServer:
     def seed(self, obj: JSON) -> JSON:
         """Create an object directly, bypassing HTTP, admission and the status rules."""
         api_version, kind = obj["apiVersion"], obj["kind"]
-        rt = next(
-            t for t in self._types.values() if t.api_version == api_version and t.kind == kind
-        )
+        rt = next(t for t in self._types.values() if t.api_version == api_version and t.kind == kind)
         ns = obj["metadata"].get("namespace", "") if rt.namespaced else ""
         return copy.deepcopy(self._create(rt, ns, copy.deepcopy(obj), "seed", keep_status=True))
 
@@ -467,27 +461,19 @@ class KubeApiServer:
             if fault is not None:
                 headers = {"Retry-After": "0"} if fault.status == 429 else None
                 raise_status = ApiError(fault.status, "InternalError", fault.message)
-                return web.json_response(
-                    raise_status.status(), status=fault.status, headers=headers
-                )
+                return web.json_response(raise_status.status(), status=fault.status, headers=headers)
             return await self._dispatch(request, query, user)
         except ApiError as err:
             return web.json_response(err.status(), status=err.code)
 
     def _take_fault(self, method: str, path: str) -> _Fault | None:
         for fault in self._faults:
-            if (
-                fault.remaining > 0
-                and fault.path_contains in path
-                and fault.method in (None, method)
-            ):
+            if fault.remaining > 0 and fault.path_contains in path and fault.method in (None, method):
                 fault.remaining -= 1
                 return fault
         return None
 
-    async def _dispatch(
-        self, request: web.Request, query: dict[str, str], user: str
-    ) -> web.StreamResponse:
+    async def _dispatch(self, request: web.Request, query: dict[str, str], user: str) -> web.StreamResponse:
         parts = [p for p in request.path.split("/") if p]
         method = request.method
         if parts in (["healthz"], ["readyz"], ["livez"]):
@@ -543,14 +529,10 @@ class KubeApiServer:
         sub = rest[2] if len(rest) > 2 else None
         if rt.namespaced and name is not None and not namespace:
             raise ApiError(404, "NotFound", "the server could not find the requested resource")
-        if sub not in (None, "status", "binding") or (
-            sub == "status" and not rt.status_subresource
-        ):
+        if sub not in (None, "status", "binding") or (sub == "status" and not rt.status_subresource):
             raise ApiError(404, "NotFound", f"{rt.plural}/{sub} is not a known subresource")
 
-        manager = (
-            query.get("fieldManager") or request.headers.get("User-Agent", "unknown").split("/")[0]
-        )
+        manager = query.get("fieldManager") or request.headers.get("User-Agent", "unknown").split("/")[0]
         if name is None:
             if method == "GET":
                 if _flag(query, "watch"):
@@ -567,9 +549,7 @@ class KubeApiServer:
         if sub == "binding":
             if method != "POST" or rt.plural != "pods":
                 raise ApiError(405, "MethodNotAllowed", "binding accepts POST on pods only")
-            return web.json_response(
-                self._bind(rt, namespace, name, await self._body(request)), status=201
-            )
+            return web.json_response(self._bind(rt, namespace, name, await self._body(request)), status=201)
         if method == "GET":
             return web.json_response(self._must_get(rt, namespace, name))
         if method == "PUT":
@@ -580,9 +560,7 @@ class KubeApiServer:
             raw = await request.read()
             force = _flag(query, "force")
             return web.json_response(
-                self._patch(
-                    rt, namespace, name, raw, content_type, sub, query, manager, force, user
-                )
+                self._patch(rt, namespace, name, raw, content_type, sub, query, manager, force, user)
             )
         if method == "DELETE":
             raw = await request.read()
@@ -749,9 +727,7 @@ class KubeApiServer:
         meta = body.setdefault("metadata", {})
         if rt.namespaced:
             if meta.get("namespace") not in (None, "", ns):
-                raise ApiError(
-                    400, "BadRequest", "the namespace of the object does not match the request"
-                )
+                raise ApiError(400, "BadRequest", "the namespace of the object does not match the request")
             if (self.resource_type("namespaces"), "", ns) not in self._objects:
                 raise ApiError(404, "NotFound", f'namespaces "{ns}" not found')
             ns_obj = self._objects[(self.resource_type("namespaces"), "", ns)]
@@ -759,8 +735,7 @@ class KubeApiServer:
                 raise ApiError(
                     403,
                     "Forbidden",
-                    f"unable to create new content in namespace {ns} "
-                    "because it is being terminated",
+                    f"unable to create new content in namespace {ns} because it is being terminated",
                 )
         if body.get("apiVersion") not in (None, rt.api_version) or body.get("kind") not in (
             None,
@@ -778,9 +753,7 @@ class KubeApiServer:
             return obj
         return self._create(rt, ns, body, manager)
 
-    def _create(
-        self, rt: ResourceType, ns: str, body: JSON, manager: str, *, keep_status: bool = False
-    ) -> JSON:
+    def _create(self, rt: ResourceType, ns: str, body: JSON, manager: str, *, keep_status: bool = False) -> JSON:
         meta = body.setdefault("metadata", {})
         name = meta.get("name") or ""
         self._validate_name(rt, name)
@@ -852,9 +825,7 @@ class KubeApiServer:
             for k, v in string_data.items():
                 data[k] = base64.b64encode(str(v).encode()).decode()
         elif rt.plural == "namespaces":
-            obj["metadata"].setdefault("labels", {})["kubernetes.io/metadata.name"] = obj[
-                "metadata"
-            ]["name"]
+            obj["metadata"].setdefault("labels", {})["kubernetes.io/metadata.name"] = obj["metadata"]["name"]
             obj.setdefault("spec", {"finalizers": ["kubernetes"]})
             obj.setdefault("status", {"phase": "Active"})
         elif rt.plural == "ingresses":
@@ -881,9 +852,7 @@ class KubeApiServer:
                 for p in new_paths | patching.leaf_paths(old, include_status=True)
                 if patching.get_path(obj, p) != patching.get_path(old, p)
             }
-        changed = {
-            p for p in changed if (p[0] == "status") == status_only or not rt.status_subresource
-        }
+        changed = {p for p in changed if (p[0] == "status") == status_only or not rt.status_subresource}
         if changed and operation == "Update":
             for other_key, paths in owners.items():
                 if other_key != (manager, operation):
@@ -950,9 +919,7 @@ class KubeApiServer:
                 else:
                     new.pop("status", None)
             if old["metadata"].get("deletionTimestamp"):
-                added = set(meta.get("finalizers") or []) - set(
-                    old["metadata"].get("finalizers") or []
-                )
+                added = set(meta.get("finalizers") or []) - set(old["metadata"].get("finalizers") or [])
                 if added:
                     raise ApiError(
                         422,
@@ -1001,9 +968,7 @@ class KubeApiServer:
                 "`spec.containers[*].image`, `spec.activeDeadlineSeconds` or `spec.tolerations`",
             )
 
-    def _replace(
-        self, rt: ResourceType, ns: str, name: str, body: JSON, sub: str | None, manager: str
-    ) -> JSON:
+    def _replace(self, rt: ResourceType, ns: str, name: str, body: JSON, sub: str | None, manager: str) -> JSON:
         key = (rt, ns, name)
         old = self._must_get(rt, ns, name)
         body_name = (body.get("metadata") or {}).get("name")
@@ -1027,9 +992,7 @@ class KubeApiServer:
         key = (rt, ns, name)
         if content_type == "application/apply-patch+yaml":
             if not query.get("fieldManager"):
-                raise ApiError(
-                    400, "BadRequest", "PATCH with apply-patch requires a fieldManager parameter"
-                )
+                raise ApiError(400, "BadRequest", "PATCH with apply-patch requires a fieldManager parameter")
             try:
                 config = yaml.safe_load(raw) or {}
             except yaml.YAMLError as exc:
@@ -1068,9 +1031,7 @@ class KubeApiServer:
                     )
                 new = patching.json_patch(old, patch)
             else:
-                raise ApiError(
-                    415, "UnsupportedMediaType", f"unsupported patch type {content_type!r}"
-                )
+                raise ApiError(415, "UnsupportedMediaType", f"unsupported patch type {content_type!r}")
         except patching.PatchError as exc:
             raise _invalid(rt, name, str(exc)) from exc
         if not isinstance(new, dict):
@@ -1117,9 +1078,7 @@ class KubeApiServer:
             created = self._create_checked(rt, ns, copy.deepcopy(config), manager, user, query)
             owners = self._owners[created["metadata"]["uid"]]
             owners.pop((manager, "Update"), None)
-            owners[(manager, "Apply")] = {
-                p for p in applied if patching.get_path(created, p) is not patching._MISSING
-            }
+            owners[(manager, "Apply")] = {p for p in applied if patching.get_path(created, p) is not patching._MISSING}
             self._render_managed_fields(created)
             return created
         owners = self._owners.setdefault(old["metadata"]["uid"], {})
@@ -1130,9 +1089,9 @@ class KubeApiServer:
                 continue
             for owned in paths:
                 for path in applied:
-                    if patching.overlaps(owned, path) and patching.get_path(
-                        old, owned
-                    ) != patching.get_path(config, owned):
+                    if patching.overlaps(owned, path) and patching.get_path(old, owned) != patching.get_path(
+                        config, owned
+                    ):
                         conflicts.append((other, owned))
         if conflicts and not force:
             causes = [
@@ -1146,16 +1105,11 @@ class KubeApiServer:
             raise ApiError(
                 409,
                 "Conflict",
-                f"Apply failed with {len(causes)} conflict(s): "
-                + "; ".join(c["message"] for c in causes),
+                f"Apply failed with {len(causes)} conflict(s): " + "; ".join(c["message"] for c in causes),
                 {"name": name, "group": rt.group, "kind": rt.plural, "causes": causes},
             )
         new = copy.deepcopy(old)
-        others = (
-            set().union(*(paths for k, paths in owners.items() if k != (manager, "Apply")))
-            if owners
-            else set()
-        )
+        others = set().union(*(paths for k, paths in owners.items() if k != (manager, "Apply"))) if owners else set()
         for path in mine - applied:
             if not any(patching.overlaps(path, other) for other in others):
                 patching.delete_path(new, path)
@@ -1211,9 +1165,7 @@ class KubeApiServer:
         obj = self._must_get(rt, ns, name)
         preconditions = options.get("preconditions") or {}
         if preconditions.get("uid") and preconditions["uid"] != obj["metadata"]["uid"]:
-            raise ApiError(
-                409, "Conflict", f"Precondition failed: UID in precondition: {preconditions['uid']}"
-            )
+            raise ApiError(409, "Conflict", f"Precondition failed: UID in precondition: {preconditions['uid']}")
         if (
             preconditions.get("resourceVersion")
             and preconditions["resourceVersion"] != obj["metadata"]["resourceVersion"]
@@ -1322,9 +1274,7 @@ class KubeApiServer:
         deadline = loop.time() + timeout if timeout is not None else None
         try:
             if expired:
-                status = ApiError(
-                    410, "Expired", f"too old resource version: {start_rv} ({self._rv})"
-                ).status()
+                status = ApiError(410, "Expired", f"too old resource version: {start_rv} ({self._rv})").status()
                 await response.write(_line({"type": "ERROR", "object": status}))
                 return response
             for type_, obj in backlog:
@@ -1382,8 +1332,7 @@ def _names_rv(patch: Any) -> bool:
         return "resourceVersion" in (patch.get("metadata") or {})
     if isinstance(patch, list):
         return any(
-            isinstance(op, dict) and str(op.get("path", "")).startswith("/metadata/resourceVersion")
-            for op in patch
+            isinstance(op, dict) and str(op.get("path", "")).startswith("/metadata/resourceVersion") for op in patch
         )
     return False
 
@@ -1404,16 +1353,13 @@ def _deep_merge(base: Any, overlay: Any) -> Any:
 def _qos_class(spec: JSON) -> str:
     containers = spec.get("containers") or []
     requests_any = any(
-        (c.get("resources") or {}).get("requests") or (c.get("resources") or {}).get("limits")
-        for c in containers
+        (c.get("resources") or {}).get("requests") or (c.get("resources") or {}).get("limits") for c in containers
     )
     if not requests_any:
         return "BestEffort"
     guaranteed = all(
         (c.get("resources") or {}).get("limits", {}).get(r)
-        and (c.get("resources") or {})
-        .get("requests", {})
-        .get(r, (c.get("resources") or {}).get("limits", {}).get(r))
+        and (c.get("resources") or {}).get("requests", {}).get(r, (c.get("resources") or {}).get("limits", {}).get(r))
         == (c.get("resources") or {}).get("limits", {}).get(r)
         for c in containers
         for r in ("cpu", "memory")
@@ -1424,9 +1370,7 @@ def _qos_class(spec: JSON) -> str:
 def _strip_extensions(schema: Any) -> Any:
     """The CRD schema as plain JSON Schema (x-kubernetes-* keys carry no JSON Schema meaning)."""
     if isinstance(schema, dict):
-        out = {
-            k: _strip_extensions(v) for k, v in schema.items() if not k.startswith("x-kubernetes-")
-        }
+        out = {k: _strip_extensions(v) for k, v in schema.items() if not k.startswith("x-kubernetes-")}
         if schema.get("x-kubernetes-int-or-string"):
             out.pop("type", None)
             out["anyOf"] = [{"type": "integer"}, {"type": "string"}]

@@ -84,11 +84,7 @@ def _merge_keyed_list(current: list[JSON], patch: list[JSON], key: str) -> list[
         if not isinstance(item, dict) or key not in item:
             raise PatchError(f"strategic merge list item needs merge key {key!r}")
         index = next(
-            (
-                i
-                for i, cur in enumerate(result)
-                if isinstance(cur, dict) and cur.get(key) == item[key]
-            ),
+            (i for i, cur in enumerate(result) if isinstance(cur, dict) and cur.get(key) == item[key]),
             None,
         )
         directive = item.get("$patch")

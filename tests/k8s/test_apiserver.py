@@ -82,9 +82,7 @@ async def test_stale_update_conflicts_and_noop_keeps_version(
     kube_client: client.ApiClient,
 ) -> None:
     core = client.CoreV1Api(kube_client)
-    svc = await core.create_namespaced_service(
-        NS, {"metadata": {"name": "s1"}, "spec": {"ports": [{"port": 80}]}}
-    )
+    svc = await core.create_namespaced_service(NS, {"metadata": {"name": "s1"}, "spec": {"ports": [{"port": 80}]}})
     assert svc.spec.cluster_ip
     fresh = await core.read_namespaced_service("s1", NS)
     fresh.metadata.labels = {"a": "b"}
@@ -135,9 +133,7 @@ async def test_custom_resource_is_validated_against_its_crd(
     custom = client.CustomObjectsApi(kube_client)
     bad = session("bad", gpu={"kind": "quantum", "placement": {"node": "n1"}})
     with pytest.raises(ApiException) as info:
-        await custom.create_namespaced_custom_object(
-            "gshare.io", "v1alpha1", NS, "gsharesessions", bad
-        )
+        await custom.create_namespaced_custom_object("gshare.io", "v1alpha1", NS, "gsharesessions", bad)
     assert info.value.status == 422
 
 
@@ -168,14 +164,10 @@ async def test_json_patch_and_strategic_merge(kube_client: client.ApiClient) -> 
     await core.patch_namespaced_pod("p3", NS, {"metadata": {"finalizers": ["a/b"]}})
     both = await core.patch_namespaced_pod("p3", NS, {"metadata": {"finalizers": ["c/d"]}})
     assert both.metadata.finalizers == ["a/b", "c/d"]
-    one = await core.patch_namespaced_pod(
-        "p3", NS, {"metadata": {"$deleteFromPrimitiveList/finalizers": ["a/b"]}}
-    )
+    one = await core.patch_namespaced_pod("p3", NS, {"metadata": {"$deleteFromPrimitiveList/finalizers": ["a/b"]}})
     assert one.metadata.finalizers == ["c/d"]
     with pytest.raises(ApiException) as info:
-        await core.patch_namespaced_pod(
-            "p3", NS, [{"op": "test", "path": "/metadata/labels/k", "value": "nope"}]
-        )
+        await core.patch_namespaced_pod("p3", NS, [{"op": "test", "path": "/metadata/labels/k", "value": "nope"}])
     assert info.value.status == 422
 
 
@@ -192,27 +184,19 @@ async def test_server_side_apply_ownership(kube_client: client.ApiClient) -> Non
     args = ("gshare.io", "v1alpha1", NS, "gsharesessions")
     apply = "application/apply-patch+yaml"
     body = session("s3", env=[{"name": "A", "value": "1"}])
-    created = await custom.patch_namespaced_custom_object(
-        *args, "s3", body, field_manager="cp", _content_type=apply
-    )
+    created = await custom.patch_namespaced_custom_object(*args, "s3", body, field_manager="cp", _content_type=apply)
     assert created["metadata"]["generation"] == 1
     assert created["metadata"]["managedFields"][0]["manager"] == "cp"
-    same = await custom.patch_namespaced_custom_object(
-        *args, "s3", body, field_manager="cp", _content_type=apply
-    )
+    same = await custom.patch_namespaced_custom_object(*args, "s3", body, field_manager="cp", _content_type=apply)
     assert same["metadata"]["resourceVersion"] == created["metadata"]["resourceVersion"]
     # Another manager changing a field "cp" owns conflicts, unless forced.
     other = session("s3", image="theirs:1")
     with pytest.raises(ApiException) as info:
-        await custom.patch_namespaced_custom_object(
-            *args, "s3", other, field_manager="intruder", _content_type=apply
-        )
+        await custom.patch_namespaced_custom_object(*args, "s3", other, field_manager="intruder", _content_type=apply)
     assert info.value.status == 409
     # A field the manager stops applying is removed.
     del body["spec"]["env"]
-    pruned = await custom.patch_namespaced_custom_object(
-        *args, "s3", body, field_manager="cp", _content_type=apply
-    )
+    pruned = await custom.patch_namespaced_custom_object(*args, "s3", body, field_manager="cp", _content_type=apply)
     assert "env" not in pruned["spec"]
     assert pruned["metadata"]["generation"] == 2
     forced = await custom.patch_namespaced_custom_object(
@@ -230,21 +214,15 @@ async def test_finalizers_hold_deletion(kube_client: client.ApiClient) -> None:
     still = await core.read_namespaced_config_map("c1", NS)
     assert still.metadata.deletion_timestamp is not None
     with pytest.raises(ApiException) as info:
-        await core.patch_namespaced_config_map(
-            "c1", NS, {"metadata": {"finalizers": ["gshare.io/cleanup", "new/one"]}}
-        )
+        await core.patch_namespaced_config_map("c1", NS, {"metadata": {"finalizers": ["gshare.io/cleanup", "new/one"]}})
     assert info.value.status == 422
-    await core.patch_namespaced_config_map(
-        "c1", NS, [{"op": "remove", "path": "/metadata/finalizers"}]
-    )
+    await core.patch_namespaced_config_map("c1", NS, [{"op": "remove", "path": "/metadata/finalizers"}])
     with pytest.raises(ApiException) as info:
         await core.read_namespaced_config_map("c1", NS)
     assert info.value.status == 404
 
 
-async def test_owner_references_are_garbage_collected(
-    kube_api: KubeApiServer, kube_client: client.ApiClient
-) -> None:
+async def test_owner_references_are_garbage_collected(kube_api: KubeApiServer, kube_client: client.ApiClient) -> None:
     core = client.CoreV1Api(kube_client)
     owner = await core.create_namespaced_config_map(NS, {"metadata": {"name": "owner"}})
     ref = {
@@ -298,9 +276,7 @@ async def test_watch_streams_changes_and_resumes(kube_client: client.ApiClient) 
 
     # Resuming from the first list's version replays the same history.
     replay = []
-    async for event in watch.Watch().stream(
-        core.list_namespaced_pod, NS, resource_version=rv, timeout_seconds=0.2
-    ):
+    async for event in watch.Watch().stream(core.list_namespaced_pod, NS, resource_version=rv, timeout_seconds=0.2):
         replay.append(event["type"])
     assert replay[:2] == ["ADDED", "ADDED"] and replay[-1] == "DELETED"
 
@@ -335,28 +311,20 @@ async def test_leases_and_optimistic_concurrency(kube_client: client.ApiClient) 
     with pytest.raises(ApiException) as info:
         await coordination.replace_namespaced_lease("op", "gshare-system", lease)
     assert info.value.status == 409
-    assert (
-        await coordination.read_namespaced_lease("op", "gshare-system")
-    ).spec.holder_identity == "b"
+    assert (await coordination.read_namespaced_lease("op", "gshare-system")).spec.holder_identity == "b"
 
 
 async def test_node_status_subresource(kube_client: client.ApiClient) -> None:
     core = client.CoreV1Api(kube_client)
-    node = await core.create_node(
-        {"metadata": {"name": "n1"}, "status": {"capacity": {"nvidia.com/gpu": "4"}}}
-    )
+    node = await core.create_node({"metadata": {"name": "n1"}, "status": {"capacity": {"nvidia.com/gpu": "4"}}})
     assert node.status.capacity == {"nvidia.com/gpu": "4"}
-    patched = await core.patch_node_status(
-        "n1", [{"op": "remove", "path": "/status/capacity/nvidia.com~1gpu"}]
-    )
+    patched = await core.patch_node_status("n1", [{"op": "remove", "path": "/status/capacity/nvidia.com~1gpu"}])
     assert not patched.status.capacity
 
 
 async def test_kubelet_binds_and_starts_pods(kube_client: client.ApiClient) -> None:
     core = client.CoreV1Api(kube_client)
-    await core.create_node(
-        {"metadata": {"name": "gpu-1"}, "status": {"allocatable": {"nvidia.com/gpu": "1"}}}
-    )
+    await core.create_node({"metadata": {"name": "gpu-1"}, "status": {"allocatable": {"nvidia.com/gpu": "1"}}})
     body = pod("k1")
     body["spec"]["nodeSelector"] = {"kubernetes.io/hostname": "gpu-1"}
     body["spec"]["containers"][0]["resources"] = {"limits": {"nvidia.com/gpu": "1"}}
@@ -386,18 +354,12 @@ async def test_injected_faults(kube_api: KubeApiServer, kube_client: client.ApiC
     await core.list_namespaced_pod(NS)
 
 
-async def test_admission_hook_and_tokens(
-    kube_api: KubeApiServer, kube_client: client.ApiClient, tmp_path
-) -> None:
+async def test_admission_hook_and_tokens(kube_api: KubeApiServer, kube_client: client.ApiClient, tmp_path) -> None:
     from kubernetes_asyncio import config
 
     kube_api.admission.append(
         lambda user, rt, obj: (
-            None
-            if user == "operator"
-            else "only the operator creates pods"
-            if rt.plural == "pods"
-            else None
+            None if user == "operator" else "only the operator creates pods" if rt.plural == "pods" else None
         )
     )
     with pytest.raises(ApiException) as info:

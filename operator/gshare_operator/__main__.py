@@ -1,0 +1,5 @@
+import sys
+
+from gshare_operator.main import main
+
+sys.exit(main())

@@ -1,0 +1,225 @@
+"""Node and GPU inventory, read from the nodes and reported to the control plane.
+
+For each node: readiness, cordon state, the sharing mode (label `gshare.io/sharing-mode`:
+`hami`, `timeslicing` or `exclusive`; inferred from the resources when unlabelled), the GPU
+product/count/memory and time-slicing replicas from NVIDIA's GPU feature discovery labels,
+the MIG layout (`nvidia.com/mig.config`, `.config.state`, `.strategy` and the `mig-*`
+instance counts), capacity and allocatable of every GPU resource (plus cpu and memory), and
+*stale resources*: GPU resources still listed in capacity/allocatable that the node's sharing
+mode no longer serves (left behind by a mode change until removed through the node status API).
+
+Report (`POST {callback}/inventory`)::
+
+    {"type": "inventory", "cluster": "c1", "reportedAt": "…Z", "fingerprint": "…",
+     "nodes": [{"name": "gpu-1", "ready": true, "unschedulable": false,
+                "sharingMode": "hami", "gpu": {"product": "NVIDIA-A100-SXM4-80GB",
+                "count": 8, "memoryMiB": 81920, "replicas": null},
+                "mig": {"config": "all-disabled", "state": "success", "strategy": "mixed",
+                        "instances": {"nvidia.com/mig-1g.10gb": 7}},
+                "capacity": {"nvidia.com/gpu": "8", …}, "allocatable": {…},
+                "staleResources": ["nvidia.com/gpu.shared"]}]}
+
+Sent when the fingerprint (everything but `reportedAt`) changes, and every `interval` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import random
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from kubernetes_asyncio import client, watch
+from kubernetes_asyncio.client.exceptions import ApiException
+
+from gshare_operator.callbacks import CallbackClient, CallbackError
+from gshare_operator.constants import SHARING_MODE_LABEL
+
+log = logging.getLogger(__name__)
+JSON = dict[str, Any]
+
+HAMI_RESOURCES = frozenset(
+    {"nvidia.com/gpu", "nvidia.com/gpumem", "nvidia.com/gpucores", "nvidia.com/gpumem-percentage"}
+)
+SERVED: dict[str, frozenset[str]] = {
+    "hami": HAMI_RESOURCES,
+    "timeslicing": frozenset({"nvidia.com/gpu.shared"}),
+    "exclusive": frozenset({"nvidia.com/gpu"}),
+}
+MIG_PREFIX = "nvidia.com/mig-"
+
+
+def is_gpu_resource(name: str) -> bool:
+    return name.startswith("nvidia.com/") or name.endswith("/gpu") or "/gpu" in name
+
+
+def _int_label(labels: dict[str, str], key: str) -> int | None:
+    try:
+        return int(labels[key])
+    except (KeyError, ValueError):
+        return None
+
+
+def infer_sharing_mode(resources: dict[str, str]) -> str:
+    if "nvidia.com/gpu.shared" in resources:
+        return "timeslicing"
+    if "nvidia.com/gpumem" in resources or "nvidia.com/gpucores" in resources:
+        return "hami"
+    return "exclusive"
+
+
+def _mig_enabled(labels: dict[str, str]) -> bool:
+    config = labels.get("nvidia.com/mig.config")
+    return bool(config) and config != "all-disabled"
+
+
+def stale_resources(mode: str, labels: dict[str, str], resources: set[str]) -> list[str]:
+    served = SERVED.get(mode, frozenset())
+    stale = []
+    for name in sorted(resources):
+        if not name.startswith("nvidia.com/"):
+            continue  # other vendors' whole devices are not governed by the sharing mode
+        if name.startswith(MIG_PREFIX):
+            if not _mig_enabled(labels):
+                stale.append(name)
+        elif name not in served:
+            stale.append(name)
+    return stale
+
+
+def node_inventory(node: JSON) -> JSON:
+    meta, spec, status = node.get("metadata") or {}, node.get("spec") or {}, node.get("status") or {}
+    labels: dict[str, str] = meta.get("labels") or {}
+    capacity: dict[str, str] = {k: str(v) for k, v in (status.get("capacity") or {}).items()}
+    allocatable: dict[str, str] = {k: str(v) for k, v in (status.get("allocatable") or {}).items()}
+    keep = {"cpu", "memory"}
+    gpu_names = {k for k in set(capacity) | set(allocatable) if is_gpu_resource(k)}
+    labelled = labels.get(SHARING_MODE_LABEL)
+    mode = labelled if labelled in SERVED else infer_sharing_mode({**capacity, **allocatable})
+    ready = any(c.get("type") == "Ready" and c.get("status") == "True" for c in status.get("conditions") or [])
+    return {
+        "name": meta.get("name"),
+        "ready": ready,
+        "unschedulable": bool(spec.get("unschedulable", False)),
+        "sharingMode": mode,
+        "sharingModeLabelled": labelled is not None,
+        "gpu": {
+            "product": labels.get("nvidia.com/gpu.product"),
+            "count": _int_label(labels, "nvidia.com/gpu.count"),
+            "memoryMiB": _int_label(labels, "nvidia.com/gpu.memory"),
+            "replicas": _int_label(labels, "nvidia.com/gpu.replicas"),
+        },
+        "mig": {
+            "config": labels.get("nvidia.com/mig.config"),
+            "state": labels.get("nvidia.com/mig.config.state"),
+            "strategy": labels.get("nvidia.com/mig.strategy"),
+            "instances": {k: int(float(v)) for k, v in sorted(allocatable.items()) if k.startswith(MIG_PREFIX)},
+        },
+        "capacity": {k: v for k, v in sorted(capacity.items()) if k in gpu_names or k in keep},
+        "allocatable": {k: v for k, v in sorted(allocatable.items()) if k in gpu_names or k in keep},
+        "staleResources": stale_resources(mode, labels, gpu_names),
+    }
+
+
+def cluster_inventory(nodes: list[JSON]) -> JSON:
+    entries = sorted((node_inventory(n) for n in nodes), key=lambda n: n["name"] or "")
+    fingerprint = hashlib.sha256(json.dumps(entries, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    return {"nodes": entries, "fingerprint": fingerprint}
+
+
+class InventoryReporter:
+    """Watches nodes; sends the inventory when it changes and every `interval` seconds."""
+
+    def __init__(
+        self,
+        api_client: client.ApiClient,
+        callbacks: CallbackClient,
+        *,
+        interval: float = 300.0,
+        debounce: float = 0.2,
+        label_selector: str | None = None,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self._core = client.CoreV1Api(api_client)
+        self._api_client = api_client
+        self._callbacks = callbacks
+        self._interval = interval
+        self._debounce = debounce
+        self._selector = label_selector
+        self._clock = clock
+        self._changed = asyncio.Event()
+        self.last_sent: str | None = None
+        self.sent = 0
+
+    async def snapshot(self) -> JSON:
+        kwargs = {"label_selector": self._selector} if self._selector else {}
+        nodes = await self._core.list_node(**kwargs)
+        raw = [self._api_client.sanitize_for_serialization(n) for n in nodes.items]
+        return cluster_inventory(raw)
+
+    async def report_once(self, *, force: bool = False) -> bool:
+        inventory = await self.snapshot()
+        if not force and inventory["fingerprint"] == self.last_sent:
+            return False
+        await self._callbacks.inventory({**inventory, "reportedAt": self._clock().strftime("%Y-%m-%dT%H:%M:%SZ")})
+        self.last_sent = inventory["fingerprint"]
+        self.sent += 1
+        return True
+
+    async def run(self) -> None:
+        watcher = asyncio.create_task(self._watch_nodes(), name="inventory-node-watch")
+        failures = 0
+        loop = asyncio.get_running_loop()
+        next_periodic = loop.time()
+        try:
+            while True:
+                force = loop.time() >= next_periodic
+                try:
+                    await self.report_once(force=force)
+                    failures = 0
+                    if force:
+                        next_periodic = loop.time() + self._interval
+                    wait = max(0.0, next_periodic - loop.time())
+                except (CallbackError, ApiException, OSError) as exc:
+                    failures += 1
+                    wait = min(60.0, 0.5 * 2 ** min(failures, 7)) * random.uniform(0.8, 1.2)
+                    log.warning("inventory report failed (%s); retrying in %.1fs", exc, wait)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), wait)
+                    await asyncio.sleep(self._debounce)  # coalesce bursts of node updates
+                self._changed.clear()
+        finally:
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watcher
+
+    async def _watch_nodes(self) -> None:
+        resource_version: str | None = None
+        while True:
+            w = watch.Watch()
+            try:
+                kwargs: JSON = {"allow_watch_bookmarks": True}
+                if self._selector:
+                    kwargs["label_selector"] = self._selector
+                if resource_version:
+                    kwargs["resource_version"] = resource_version
+                async for event in w.stream(self._core.list_node, **kwargs):
+                    if event["type"] != "BOOKMARK":
+                        self._changed.set()
+                    resource_version = w.resource_version
+            except ApiException as exc:
+                if exc.status == 410:
+                    resource_version = None
+                else:
+                    log.warning("node watch failed: %s", exc.status)
+                    await asyncio.sleep(1.0)
+            except (TimeoutError, OSError) as exc:
+                log.warning("node watch interrupted: %r", exc)
+                await asyncio.sleep(1.0)
+            finally:
+                await w.close()

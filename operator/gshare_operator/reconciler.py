@@ -1,0 +1,583 @@
+"""Level-based reconcile of one GShareSession: compare desired children with actual, close the gap.
+
+Each call reads the session and its children afresh and does only what is missing, so it can
+be retried or repeated at any time: children are got-or-created by deterministic name, an
+unchanged child (same `gshare.io/spec-hash`) is left alone, status is written only when it
+changed, and a phase is reported to the control plane once (the `Reported` condition remembers
+what was acknowledged, so a restarted operator does not report it again).
+
+Errors: `TemporaryError` (API conflicts, throttling, 5xx, control plane unreachable) makes the
+controller retry with backoff; a `PermanentError` (invalid spec, a child refused by the API
+server) is written to the status as phase Failed and reported, and not retried until the
+session changes.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from kubernetes_asyncio import client
+from kubernetes_asyncio.client.exceptions import ApiException
+
+from gshare_operator import children
+from gshare_operator.callbacks import CallbackClient, CallbackRefused, CallbackUnavailable
+from gshare_operator.constants import (
+    ANNOTATION_SPEC_HASH,
+    FINALIZER,
+    GROUP,
+    PLURAL,
+    VERSION,
+)
+
+log = logging.getLogger(__name__)
+JSON = dict[str, Any]
+MERGE = "application/merge-patch+json"
+JSON_PATCH = "application/json-patch+json"
+
+PERMANENT_WAITING_REASONS = frozenset({"InvalidImageName", "ErrImageNeverPull", "CreateContainerConfigError"})
+
+
+class TemporaryError(Exception):
+    """Try again later (with backoff)."""
+
+
+class PermanentError(Exception):
+    """Retrying will not help; report it."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ReconcileResult:
+    requeue_after: float | None = None
+
+
+def _retryable(exc: ApiException) -> bool:
+    return exc.status in (0, 404, 409, 429) or exc.status >= 500
+
+
+def _api_failure(exc: ApiException, what: str) -> Exception:
+    if _retryable(exc):
+        return TemporaryError(f"{what}: {exc.status} {exc.reason}")
+    return PermanentError("ApplyRejected", f"{what} refused by the API server: {exc.status} {exc.reason}")
+
+
+def _fmt(when: datetime) -> str:
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class SessionReconciler:
+    def __init__(
+        self,
+        api_client: client.ApiClient,
+        settings: children.ChildSettings,
+        callbacks: CallbackClient | None = None,
+        *,
+        pod_grace_seconds: int = 10,
+        finalizer_report_timeout: float = 600.0,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self._api_client = api_client
+        self.core = client.CoreV1Api(api_client)
+        self.networking = client.NetworkingV1Api(api_client)
+        self.custom = client.CustomObjectsApi(api_client)
+        self.settings = settings
+        self.namespace = settings.namespace
+        self.callbacks = callbacks
+        self._grace = pod_grace_seconds
+        self._finalizer_report_timeout = finalizer_report_timeout
+        self._clock = clock
+
+    # --- entry point ----------------------------------------------------------------------
+
+    async def reconcile(self, name: str) -> ReconcileResult:
+        try:
+            cr = await self.custom.get_namespaced_custom_object(GROUP, VERSION, self.namespace, PLURAL, name)
+        except ApiException as exc:
+            if exc.status == 404:
+                return ReconcileResult()
+            raise _api_failure(exc, f"reading session {name}") from exc
+        if cr["metadata"].get("deletionTimestamp"):
+            return await self._finalize(cr)
+        if FINALIZER not in (cr["metadata"].get("finalizers") or []):
+            cr = await self._add_finalizer(cr)
+        try:
+            return await self._converge(cr)
+        except PermanentError as exc:
+            log.warning("session %s: %s", name, exc.message)
+            status = self._failed_status(cr, exc.reason, exc.message)
+            await self._publish(cr, status)
+            return ReconcileResult()
+
+    # --- convergence ----------------------------------------------------------------------
+
+    async def _converge(self, cr: JSON) -> ReconcileResult:
+        try:
+            pod_manifest = children.desired_pod(cr, self.settings)
+            service = children.desired_service(cr, self.settings)
+            ingress = children.desired_ingress(cr, self.settings)
+            urls = children.endpoint_urls(cr, self.settings)
+        except children.InvalidSession as exc:
+            raise PermanentError("InvalidSpec", str(exc)) from exc
+        name = cr["metadata"]["name"]
+        await self._ensure_secret(cr)
+        await self._ensure(
+            cr,
+            "service",
+            service,
+            read=lambda: self.core.read_namespaced_service(name, self.namespace),
+            create=lambda body: self.core.create_namespaced_service(self.namespace, body),
+            patch=lambda body: self.core.patch_namespaced_service(name, self.namespace, body, _content_type=MERGE),
+            delete=lambda: self.core.delete_namespaced_service(name, self.namespace),
+        )
+        await self._ensure(
+            cr,
+            "ingress",
+            ingress,
+            read=lambda: self.networking.read_namespaced_ingress(name, self.namespace),
+            create=lambda body: self.networking.create_namespaced_ingress(self.namespace, body),
+            patch=lambda body: self.networking.patch_namespaced_ingress(
+                name, self.namespace, body, _content_type=MERGE
+            ),
+            delete=lambda: self.networking.delete_namespaced_ingress(name, self.namespace),
+        )
+        pod, requeue = await self._ensure_pod(cr, pod_manifest)
+        status = self._status(cr, pod, urls)
+        await self._publish(cr, status)
+        return ReconcileResult(requeue_after=requeue)
+
+    async def _add_finalizer(self, cr: JSON) -> JSON:
+        finalizers = list(cr["metadata"].get("finalizers") or [])
+        patch = [
+            {"op": "test", "path": "/metadata/resourceVersion", "value": cr["metadata"]["resourceVersion"]},
+            {"op": "add", "path": "/metadata/finalizers", "value": [*finalizers, FINALIZER]},
+        ]
+        try:
+            return await self.custom.patch_namespaced_custom_object(
+                GROUP,
+                VERSION,
+                self.namespace,
+                PLURAL,
+                cr["metadata"]["name"],
+                patch,
+                _content_type=JSON_PATCH,
+            )
+        except ApiException as exc:
+            if exc.status == 422:  # the test failed: someone else wrote first; start over
+                raise TemporaryError("session changed while adding the finalizer") from exc
+            raise _api_failure(exc, "adding the finalizer") from exc
+
+    def _owned(self, cr: JSON, obj: Any, what: str) -> None:
+        """Refuse to touch an object with our name that belongs to someone else."""
+        refs = obj.metadata.owner_references or []
+        if any(ref.uid == cr["metadata"]["uid"] for ref in refs):
+            return
+        if any(ref.kind == "GShareSession" for ref in refs):
+            # A child of an earlier session with this name, not yet garbage-collected.
+            raise TemporaryError(f"{what} {obj.metadata.name} still belongs to an older session")
+        raise PermanentError("NameTaken", f"{what} {obj.metadata.name} exists and is not ours")
+
+    async def _ensure_secret(self, cr: JSON) -> None:
+        name = children.secret_name(cr["metadata"]["name"])
+        try:
+            existing = await self.core.read_namespaced_secret(name, self.namespace)
+        except ApiException as exc:
+            if exc.status != 404:
+                raise _api_failure(exc, f"reading secret {name}") from exc
+            try:
+                await self.core.create_namespaced_secret(self.namespace, children.desired_secret(cr, self.settings))
+            except ApiException as create_exc:
+                if create_exc.status == 409:
+                    raise TemporaryError(f"secret {name} appeared meanwhile") from create_exc
+                raise _api_failure(create_exc, f"creating secret {name}") from create_exc
+            return
+        self._owned(cr, existing, "secret")
+        data = existing.data or {}
+        token = base64.b64decode(data.get("token", "")).decode() or None
+        if token is None:
+            raise PermanentError("SecretDamaged", f"secret {name} has no token")
+        desired = children.desired_secret(cr, self.settings, token=token)
+        if data != desired["data"]:
+            body = {"data": {k: desired["data"].get(k) for k in set(data) | set(desired["data"])}}
+            try:
+                await self.core.patch_namespaced_secret(name, self.namespace, body, _content_type=MERGE)
+            except ApiException as exc:
+                raise _api_failure(exc, f"updating secret {name}") from exc
+
+    async def _ensure(
+        self,
+        cr: JSON,
+        what: str,
+        desired: JSON | None,
+        *,
+        read: Callable[[], Any],
+        create: Callable[[JSON], Any],
+        patch: Callable[[JSON], Any],
+        delete: Callable[[], Any],
+    ) -> None:
+        try:
+            existing = await read()
+        except ApiException as exc:
+            if exc.status != 404:
+                raise _api_failure(exc, f"reading {what}") from exc
+            existing = None
+        if existing is None:
+            if desired is None:
+                return
+            try:
+                await create(desired)
+            except ApiException as exc:
+                if exc.status == 409:
+                    raise TemporaryError(f"{what} appeared meanwhile") from exc
+                raise _api_failure(exc, f"creating {what}") from exc
+            return
+        self._owned(cr, existing, what)
+        if desired is None:
+            try:
+                await delete()
+            except ApiException as exc:
+                if exc.status != 404:
+                    raise _api_failure(exc, f"deleting {what}") from exc
+            return
+        current = (existing.metadata.annotations or {}).get(ANNOTATION_SPEC_HASH)
+        if current == desired["metadata"]["annotations"][ANNOTATION_SPEC_HASH]:
+            return
+        body = {
+            "metadata": {
+                "labels": desired["metadata"]["labels"],
+                "annotations": desired["metadata"]["annotations"],
+                "resourceVersion": existing.metadata.resource_version,
+            },
+            "spec": desired["spec"],
+        }
+        try:
+            await patch(body)
+        except ApiException as exc:
+            raise _api_failure(exc, f"updating {what}") from exc
+
+    async def _ensure_pod(self, cr: JSON, desired: JSON) -> tuple[Any | None, float | None]:
+        name = cr["metadata"]["name"]
+        try:
+            pod = await self.core.read_namespaced_pod(name, self.namespace)
+        except ApiException as exc:
+            if exc.status != 404:
+                raise _api_failure(exc, f"reading pod {name}") from exc
+            pod = None
+        if pod is None:
+            if self._pod_lost(cr):
+                return None, None
+            try:
+                pod = await self.core.create_namespaced_pod(self.namespace, desired)
+            except ApiException as exc:
+                if exc.status == 409:
+                    raise TemporaryError(f"pod {name} appeared meanwhile") from exc
+                raise _api_failure(exc, f"creating pod {name}") from exc
+            return pod, None
+        self._owned(cr, pod, "pod")
+        if pod.metadata.deletion_timestamp:
+            return pod, 1.0
+        current = (pod.metadata.annotations or {}).get(ANNOTATION_SPEC_HASH)
+        if current != desired["metadata"]["annotations"][ANNOTATION_SPEC_HASH]:
+            # A pod's spec is immutable: replace it. The next pass creates the new one.
+            log.info("session %s changed; replacing its pod", name)
+            await self._delete_pod(pod)
+            return None, 0.5
+        return pod, None
+
+    def _pod_lost(self, cr: JSON) -> bool:
+        """A pod that ran and vanished is not recreated here: the control plane re-places it."""
+        status = cr.get("status") or {}
+        if status.get("observedGeneration") != cr["metadata"].get("generation"):
+            return False
+        return bool(status.get("startedAt")) or status.get("reason") == "PodLost"
+
+    async def _delete_pod(self, pod: Any) -> None:
+        try:
+            await self.core.delete_namespaced_pod(
+                pod.metadata.name,
+                self.namespace,
+                grace_period_seconds=self._grace,
+                body=client.V1DeleteOptions(preconditions=client.V1Preconditions(uid=pod.metadata.uid)),
+            )
+        except ApiException as exc:
+            if exc.status not in (404, 409):
+                raise _api_failure(exc, f"deleting pod {pod.metadata.name}") from exc
+
+    # --- status ---------------------------------------------------------------------------
+
+    def _status(self, cr: JSON, pod: Any | None, urls: list[JSON]) -> JSON:
+        spec = cr["spec"]
+        placement_node = ((spec.get("gpu") or {}).get("placement") or {}).get("node")
+        previous = cr.get("status") or {}
+        scheduled: JSON | None = None
+        if pod is None:
+            if self._pod_lost(cr):
+                phase, reason, message = "Failed", "PodLost", "the session's pod is gone"
+            else:
+                phase, reason, message = "Pending", "Creating", "creating the session's pod"
+        else:
+            pod_status = pod.status or client.V1PodStatus()
+            conditions = {c.type: c for c in pod_status.conditions or []}
+            scheduled = (
+                {
+                    "status": conditions["PodScheduled"].status,
+                    "reason": conditions["PodScheduled"].reason or "Scheduled",
+                    "message": conditions["PodScheduled"].message or "",
+                }
+                if "PodScheduled" in conditions
+                else None
+            )
+            waiting = [cs.state.waiting for cs in pod_status.container_statuses or [] if cs.state and cs.state.waiting]
+            ready = "Ready" in conditions and conditions["Ready"].status == "True"
+            if pod.metadata.deletion_timestamp:
+                phase, reason, message = "Terminating", "PodTerminating", "the pod is stopping"
+            elif pod_status.phase == "Running" and ready:
+                phase, reason, message = "Running", "PodReady", ""
+            elif pod_status.phase == "Running":
+                phase, reason, message = "Starting", "NotReady", "waiting for the session to be ready"
+            elif pod_status.phase == "Succeeded":
+                phase, reason, message = "Succeeded", "Completed", "the session exited"
+            elif pod_status.phase == "Failed":
+                phase = "Failed"
+                reason = pod_status.reason or "PodFailed"
+                message = pod_status.message or "the session's pod failed"
+            elif waiting and waiting[0].reason in PERMANENT_WAITING_REASONS:
+                phase, reason, message = "Failed", waiting[0].reason, waiting[0].message or ""
+            elif scheduled and scheduled["status"] == "False":
+                phase, reason, message = "Pending", scheduled["reason"], scheduled["message"]
+            elif waiting:
+                phase, reason, message = "Starting", waiting[0].reason or "Waiting", waiting[0].message or ""
+            else:
+                phase, reason, message = "Starting", "ContainerCreating", "starting the session"
+        status: JSON = {
+            "phase": phase,
+            "reason": reason,
+            "message": message,
+            "observedGeneration": cr["metadata"].get("generation"),
+            "accessSecretName": children.secret_name(cr["metadata"]["name"]),
+            "endpoints": urls,
+        }
+        node = (pod.spec.node_name if pod is not None and pod.spec else None) or placement_node
+        if node:
+            status["node"] = node
+        if pod is not None and pod.status and pod.status.pod_ip:
+            status["podIP"] = pod.status.pod_ip
+        same_generation = previous.get("observedGeneration") == status["observedGeneration"]
+        started = previous.get("startedAt") if same_generation else None
+        if phase == "Running" and not started:
+            start_time = pod.status.start_time if pod is not None and pod.status else None
+            started = _fmt(start_time) if isinstance(start_time, datetime) else _fmt(self._clock())
+        if started:
+            status["startedAt"] = started
+        conditions = [
+            self._condition(previous, "Ready", "True" if phase == "Running" else "False", reason, message, cr),
+        ]
+        if scheduled is not None:
+            conditions.append(
+                self._condition(
+                    previous, "Scheduled", scheduled["status"], scheduled["reason"], scheduled["message"], cr
+                )
+            )
+        reported = self._find_condition(previous, "Reported")
+        if reported is not None:
+            conditions.append(reported)
+        status["conditions"] = conditions
+        return status
+
+    def _failed_status(self, cr: JSON, reason: str, message: str) -> JSON:
+        previous = cr.get("status") or {}
+        status = {
+            "phase": "Failed",
+            "reason": reason,
+            "message": message,
+            "observedGeneration": cr["metadata"].get("generation"),
+            "conditions": [self._condition(previous, "Ready", "False", reason, message, cr)],
+        }
+        reported = self._find_condition(previous, "Reported")
+        if reported is not None:
+            status["conditions"].append(reported)
+        return status
+
+    @staticmethod
+    def _find_condition(status: JSON, type_: str) -> JSON | None:
+        return next((c for c in status.get("conditions") or [] if c.get("type") == type_), None)
+
+    def _condition(self, previous: JSON, type_: str, value: str, reason: str, message: str, cr: JSON) -> JSON:
+        before = self._find_condition(previous, type_)
+        changed_at = before["lastTransitionTime"] if before and before.get("status") == value else _fmt(self._clock())
+        return {
+            "type": type_,
+            "status": value,
+            "reason": reason or "Unknown",
+            "message": message or "",
+            "lastTransitionTime": changed_at,
+            "observedGeneration": cr["metadata"].get("generation"),
+        }
+
+    async def _publish(self, cr: JSON, status: JSON) -> None:
+        """Report a new phase to the control plane, then write the status (once, if changed)."""
+        error: Exception | None = None
+        reported = self._find_condition(status, "Reported")
+        if self.callbacks is not None and (
+            reported is None or reported.get("status") != "True" or reported.get("reason") != status["phase"]
+        ):
+            try:
+                await self.callbacks.session_status(self._report(cr, status))
+                outcome = ("True", status["phase"], f"reported {status['phase']} to the control plane")
+            except CallbackUnavailable as exc:
+                outcome = ("False", "CallbackUnavailable", str(exc))
+                error = TemporaryError(str(exc))
+            except CallbackRefused as exc:
+                outcome = ("False", "CallbackRefused", str(exc))
+                log.error("control plane refused the report for %s: %s", cr["metadata"]["name"], exc)
+            condition = {
+                "type": "Reported",
+                "status": outcome[0],
+                "reason": outcome[1],
+                "message": outcome[2][:1000],
+                "lastTransitionTime": _fmt(self._clock()),
+                "observedGeneration": cr["metadata"].get("generation"),
+            }
+            if reported is not None and reported.get("status") == outcome[0] and reported.get("reason") == outcome[1]:
+                condition = reported
+            status["conditions"] = [c for c in status["conditions"] if c["type"] != "Reported"] + [condition]
+        await self._write_status(cr, status)
+        if error is not None:
+            raise error
+
+    async def _write_status(self, cr: JSON, status: JSON) -> None:
+        previous = cr.get("status") or {}
+        if previous == status:
+            return
+        body = {"status": {**{k: None for k in previous if k not in status}, **status}}
+        try:
+            await self.custom.patch_namespaced_custom_object_status(
+                GROUP,
+                VERSION,
+                self.namespace,
+                PLURAL,
+                cr["metadata"]["name"],
+                body,
+                _content_type=MERGE,
+            )
+        except ApiException as exc:
+            raise _api_failure(exc, "writing status") from exc
+
+    def _report(self, cr: JSON, status: JSON) -> JSON:
+        meta = cr["metadata"]
+        return {
+            "namespace": self.namespace,
+            "name": meta["name"],
+            "uid": meta["uid"],
+            "sessionId": cr["spec"].get("sessionId"),
+            "generation": meta.get("generation"),
+            "phase": status["phase"],
+            "reason": status.get("reason", ""),
+            "message": status.get("message", ""),
+            "node": status.get("node"),
+            "podIP": status.get("podIP"),
+            "startedAt": status.get("startedAt"),
+            "endpoints": status.get("endpoints", []),
+            "observedAt": _fmt(self._clock()),
+        }
+
+    # --- deletion -------------------------------------------------------------------------
+
+    async def _finalize(self, cr: JSON) -> ReconcileResult:
+        finalizers = list(cr["metadata"].get("finalizers") or [])
+        if FINALIZER not in finalizers:
+            return ReconcileResult()
+        name = cr["metadata"]["name"]
+        remaining = 0
+        for what, read, delete in self._children_ops(name):
+            try:
+                obj = await read()
+            except ApiException as exc:
+                if exc.status == 404:
+                    continue
+                raise _api_failure(exc, f"reading {what}") from exc
+            refs = obj.metadata.owner_references or []
+            if not any(ref.uid == cr["metadata"]["uid"] for ref in refs):
+                continue
+            remaining += 1
+            if obj.metadata.deletion_timestamp:
+                continue
+            try:
+                await delete(obj)
+            except ApiException as exc:
+                if exc.status not in (404, 409):
+                    raise _api_failure(exc, f"deleting {what}") from exc
+        if remaining:
+            return ReconcileResult(requeue_after=0.5)
+        if self.callbacks is not None:
+            try:
+                await self.callbacks.session_status(
+                    self._report(
+                        cr,
+                        {
+                            "phase": "Deleted",
+                            "reason": "Deleted",
+                            "message": "the session and its children are gone",
+                            "node": (cr.get("status") or {}).get("node"),
+                        },
+                    )
+                )
+            except CallbackUnavailable as exc:
+                if not self._finalizer_overdue(cr):
+                    raise TemporaryError(str(exc)) from exc
+                log.error("giving up reporting the deletion of %s: %s", name, exc)
+            except CallbackRefused as exc:
+                log.error("control plane refused the deletion report of %s: %s", name, exc)
+        patch = [
+            {"op": "test", "path": "/metadata/finalizers", "value": finalizers},
+            {"op": "replace", "path": "/metadata/finalizers", "value": [f for f in finalizers if f != FINALIZER]},
+        ]
+        try:
+            await self.custom.patch_namespaced_custom_object(
+                GROUP, VERSION, self.namespace, PLURAL, name, patch, _content_type=JSON_PATCH
+            )
+        except ApiException as exc:
+            if exc.status == 404:
+                return ReconcileResult()
+            if exc.status == 422:
+                raise TemporaryError("finalizers changed meanwhile") from exc
+            raise _api_failure(exc, "removing the finalizer") from exc
+        return ReconcileResult()
+
+    def _finalizer_overdue(self, cr: JSON) -> bool:
+        stamp = cr["metadata"].get("deletionTimestamp")
+        try:
+            since = datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
+        except ValueError:
+            return False
+        return (self._clock() - since).total_seconds() > self._finalizer_report_timeout
+
+    def _children_ops(self, name: str) -> list[tuple[str, Callable[[], Any], Callable[[Any], Any]]]:
+        ns = self.namespace
+        secret = children.secret_name(name)
+        return [
+            ("pod", lambda: self.core.read_namespaced_pod(name, ns), self._delete_pod),
+            (
+                "service",
+                lambda: self.core.read_namespaced_service(name, ns),
+                lambda obj: self.core.delete_namespaced_service(name, ns),
+            ),
+            (
+                "ingress",
+                lambda: self.networking.read_namespaced_ingress(name, ns),
+                lambda obj: self.networking.delete_namespaced_ingress(name, ns),
+            ),
+            (
+                "secret",
+                lambda: self.core.read_namespaced_secret(secret, ns),
+                lambda obj: self.core.delete_namespaced_secret(secret, ns),
+            ),
+        ]
