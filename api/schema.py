@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import strawberry
-from strawberry.schema.config import StrawberryConfig
 from graphql.validation import NoSchemaIntrospectionCustomRule
 from strawberry import relay
 from strawberry.extensions import (
@@ -14,6 +13,7 @@ from strawberry.extensions import (
     MaxTokensLimiter,
     QueryDepthLimiter,
 )
+from strawberry.schema.config import StrawberryConfig
 from strawberry.tools import merge_types
 
 from api.audit.queries import AuditQuery
@@ -31,10 +31,11 @@ from api.tenancy.subscriptions import AccountSubscription
 @strawberry.type
 class NodeQuery:
     @strawberry.field(description="Any object by its global ID; null when missing or not visible.")
-    async def node(self, info: Info, id: relay.GlobalID) -> relay.Node | None:
+    async def node(self, info: Info, id: strawberry.ID) -> relay.Node | None:
         try:
-            return await id.resolve_node(info, required=False)  # type: ignore[no-any-return]
-        except (KeyError, ValueError):  # an unknown type name answers like a missing object
+            gid = relay.GlobalID.from_id(id)
+            return await gid.resolve_node(info, required=False)  # type: ignore[no-any-return]
+        except (KeyError, ValueError, TypeError):  # malformed ids and unknown types answer like missing objects
             return None
 
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 from datetime import datetime
 
 import strawberry
-from strawberry import relay
 
 from api.audit.types import AuditEntryNode
 from api.common.ids import decode_optional
@@ -16,13 +15,13 @@ from domain.audit.services import audit_query
 @strawberry.input
 class AuditFilterInput:
     operation: str | None = None
-    actor_id: relay.GlobalID | None = None
+    actor_id: strawberry.ID | None = None
     target_type: str | None = None
     target_id: str | None = None
     success: bool | None = None
     since: datetime | None = None
     until: datetime | None = None
-    organization_id: relay.GlobalID | None = None
+    organization_id: strawberry.ID | None = None
 
 
 @strawberry.type

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import strawberry
-from strawberry import relay
 
 from api.catalog.types import GpuTier, ImageScope
 from api.common.scalars import BigInt
@@ -22,7 +21,7 @@ class OfferingCreateInput:
 
 @strawberry.input
 class OfferingUpdateInput:
-    id: relay.GlobalID
+    id: strawberry.ID
     name: str | None = None
     min_cuda: str | None = None
     hourly_rate_micro: BigInt | None = None
@@ -48,7 +47,7 @@ class PresetCreateInput:
 
 @strawberry.input
 class PresetUpdateInput:
-    id: relay.GlobalID
+    id: strawberry.ID
     name: str | None = None
     cpu_millicores: int | None = None
     memory_mib: int | None = None
@@ -65,13 +64,13 @@ class PresetUpdateInput:
 class RegistryCreateInput:
     name: str
     url: str
-    organization_id: relay.GlobalID | None = strawberry.field(default=None, description="Null for a global registry.")
+    organization_id: strawberry.ID | None = strawberry.field(default=None, description="Null for a global registry.")
     description: str = ""
 
 
 @strawberry.input
 class RegistryUpdateInput:
-    id: relay.GlobalID
+    id: strawberry.ID
     name: str | None = None
     url: str | None = None
     description: str | None = None
@@ -83,14 +82,14 @@ class ImageCreateInput:
     reference: str
     cuda_version: str | None = strawberry.field(default=None, description="Null for CPU-only images.")
     scope: ImageScope = strawberry.field(default=ImageScope.PERSONAL)  # type: ignore[valid-type,attr-defined]
-    organization_id: relay.GlobalID | None = None
-    registry_id: relay.GlobalID | None = None
+    organization_id: strawberry.ID | None = None
+    registry_id: strawberry.ID | None = None
     description: str = ""
 
 
 @strawberry.input
 class ImageUpdateInput:
-    id: relay.GlobalID
+    id: strawberry.ID
     name: str | None = None
     reference: str | None = None
     cuda_version: str | None = None

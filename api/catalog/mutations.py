@@ -5,7 +5,7 @@ import strawberry
 from api.catalog import inputs
 from api.catalog.types import ImageNode, OfferingNode, PresetNode, RegistryNode
 from api.common.errors import UserError
-from api.common.ids import decode, decode_optional
+from api.common.ids import decode, decode_optional, node_id_of
 from api.common.mutations import mutate
 from api.common.payloads import DeletePayload, IdInput
 from api.context import Info
@@ -117,7 +117,7 @@ class CatalogMutation:
             _offering_target,
             _offering,
             lambda e: OfferingPayload(errors=e),
-            attempted=AuditTarget("Offering", input.id.node_id),
+            attempted=AuditTarget("Offering", node_id_of(input.id)),
         )
 
     @strawberry.mutation
@@ -129,7 +129,7 @@ class CatalogMutation:
             _offering_target,
             lambda _: DeletePayload(deleted_id=input.id),
             lambda e: DeletePayload(errors=e),
-            attempted=AuditTarget("Offering", input.id.node_id),
+            attempted=AuditTarget("Offering", node_id_of(input.id)),
         )
 
     @strawberry.mutation
@@ -183,7 +183,7 @@ class CatalogMutation:
             _preset_target,
             _preset,
             lambda e: PresetPayload(errors=e),
-            attempted=AuditTarget("Preset", input.id.node_id),
+            attempted=AuditTarget("Preset", node_id_of(input.id)),
         )
 
     @strawberry.mutation
@@ -195,7 +195,7 @@ class CatalogMutation:
             _preset_target,
             lambda _: DeletePayload(deleted_id=input.id),
             lambda e: DeletePayload(errors=e),
-            attempted=AuditTarget("Preset", input.id.node_id),
+            attempted=AuditTarget("Preset", node_id_of(input.id)),
         )
 
     @strawberry.mutation
@@ -236,7 +236,7 @@ class CatalogMutation:
             _registry_target,
             _registry,
             lambda e: RegistryPayload(errors=e),
-            attempted=AuditTarget("Registry", input.id.node_id),
+            attempted=AuditTarget("Registry", node_id_of(input.id)),
         )
 
     @strawberry.mutation
@@ -248,7 +248,7 @@ class CatalogMutation:
             _registry_target,
             lambda _: DeletePayload(deleted_id=input.id),
             lambda e: DeletePayload(errors=e),
-            attempted=AuditTarget("Registry", input.id.node_id),
+            attempted=AuditTarget("Registry", node_id_of(input.id)),
         )
 
     @strawberry.mutation(
@@ -295,7 +295,7 @@ class CatalogMutation:
             _image_target,
             _image,
             lambda e: ImagePayload(errors=e),
-            attempted=AuditTarget("Image", input.id.node_id),
+            attempted=AuditTarget("Image", node_id_of(input.id)),
         )
 
     @strawberry.mutation
@@ -307,5 +307,5 @@ class CatalogMutation:
             _image_target,
             lambda _: DeletePayload(deleted_id=input.id),
             lambda e: DeletePayload(errors=e),
-            attempted=AuditTarget("Image", input.id.node_id),
+            attempted=AuditTarget("Image", node_id_of(input.id)),
         )

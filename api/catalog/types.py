@@ -128,7 +128,7 @@ class PresetNode(relay.Node):
         description="VRAM/core limits, card count, ratio and hourly cost on an offering; "
         "null for CPU-only presets or when it does not fit the card."
     )
-    async def gpu_limits(self, info: Info, offering_id: relay.GlobalID) -> GpuLimits | None:
+    async def gpu_limits(self, info: Info, offering_id: strawberry.ID) -> GpuLimits | None:
         from api.common.ids import decode
 
         try:
@@ -226,7 +226,7 @@ class ImageNode(relay.Node):
         return OrganizationNode.of(org) if org else None
 
     @strawberry.field(description="Whether this image's CUDA meets an offering's minimum; with the reason when not.")
-    async def cuda_compatibility(self, info: Info, offering_id: relay.GlobalID) -> CudaCompatibility:
+    async def cuda_compatibility(self, info: Info, offering_id: strawberry.ID) -> CudaCompatibility:
         from api.common.ids import decode
         from domain.catalog.model import check_cuda_compatible
 

@@ -26,3 +26,12 @@ def decode(gid: relay.GlobalID | str, type_name: str, field: str) -> UUID:
 
 def decode_optional(gid: relay.GlobalID | str | None, type_name: str, field: str) -> UUID | None:
     return None if gid is None else decode(gid, type_name, field)
+
+
+def node_id_of(gid: relay.GlobalID | str) -> str:
+    """The node id inside a global ID, for audit records of attempts; the raw text if malformed."""
+    try:
+        parsed = gid if isinstance(gid, relay.GlobalID) else relay.GlobalID.from_id(gid)
+        return str(parsed.node_id)[:128]
+    except (ValueError, TypeError):
+        return str(gid)[:128]

@@ -8,7 +8,7 @@ from api.common.errors import UserError
 
 @strawberry.input(description="Names one object by its global ID.")
 class IdInput:
-    id: relay.GlobalID
+    id: strawberry.ID
 
 
 @strawberry.type

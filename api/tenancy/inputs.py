@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import strawberry
-from strawberry import relay
 
 from api.tenancy.types import Role, TokenScope
 
@@ -21,39 +20,39 @@ class OrganizationCreateInput:
 
 @strawberry.input
 class OrganizationUpdateInput:
-    id: relay.GlobalID
+    id: strawberry.ID
     name: str | None = None
     description: str | None = None
 
 
 @strawberry.input
 class GroupCreateInput:
-    organization_id: relay.GlobalID
+    organization_id: strawberry.ID
     name: str
     description: str = ""
 
 
 @strawberry.input
 class GroupUpdateInput:
-    id: relay.GlobalID
+    id: strawberry.ID
     name: str | None = None
     description: str | None = None
 
 
 @strawberry.input
 class UserCreateInput:
-    organization_id: relay.GlobalID
+    organization_id: strawberry.ID
     username: str
     email: str
     display_name: str | None = None
     password: str | None = strawberry.field(default=None, description="Leave empty for OIDC-only accounts.")
     role: Role = strawberry.field(default=Role.MEMBER)  # type: ignore[valid-type,attr-defined]
-    group_ids: list[relay.GlobalID] | None = None
+    group_ids: list[strawberry.ID] | None = None
 
 
 @strawberry.input
 class UserUpdateInput:
-    id: relay.GlobalID
+    id: strawberry.ID
     display_name: str | None = None
     email: str | None = None
     is_active: bool | None = None
@@ -61,40 +60,40 @@ class UserUpdateInput:
 
 @strawberry.input
 class UserPasswordSetInput:
-    id: relay.GlobalID
+    id: strawberry.ID
     new_password: str
     current_password: str | None = None
 
 
 @strawberry.input
 class UserSuperAdminSetInput:
-    id: relay.GlobalID
+    id: strawberry.ID
     super_admin: bool
 
 
 @strawberry.input
 class UserOrgAdminSetInput:
-    user_id: relay.GlobalID
-    organization_id: relay.GlobalID
+    user_id: strawberry.ID
+    organization_id: strawberry.ID
     admin: bool
 
 
 @strawberry.input
 class MembershipSetInput:
-    user_id: relay.GlobalID
-    group_id: relay.GlobalID
+    user_id: strawberry.ID
+    group_id: strawberry.ID
     role: Role  # type: ignore[valid-type]
 
 
 @strawberry.input
 class MembershipRemoveInput:
-    user_id: relay.GlobalID
-    group_id: relay.GlobalID
+    user_id: strawberry.ID
+    group_id: strawberry.ID
 
 
 @strawberry.input
 class ActiveGroupSetInput:
-    group_id: relay.GlobalID
+    group_id: strawberry.ID
 
 
 @strawberry.input

@@ -5,7 +5,7 @@ from uuid import UUID
 import strawberry
 
 from api.common.errors import UserError
-from api.common.ids import decode
+from api.common.ids import decode, node_id_of
 from api.common.mutations import mutate
 from api.common.payloads import DeletePayload, IdInput
 from api.context import SESSION_COOKIE, Info
@@ -178,7 +178,7 @@ class TenancyMutation:
             _org_target,
             _org_payload,
             lambda e: OrganizationPayload(errors=e),
-            attempted=AuditTarget("Organization", input.id.node_id),
+            attempted=AuditTarget("Organization", node_id_of(input.id)),
         )
 
     @strawberry.mutation
@@ -190,7 +190,7 @@ class TenancyMutation:
             _org_target,
             lambda o: DeletePayload(deleted_id=input.id),
             lambda e: DeletePayload(errors=e),
-            attempted=AuditTarget("Organization", input.id.node_id),
+            attempted=AuditTarget("Organization", node_id_of(input.id)),
         )
 
     @strawberry.mutation
@@ -225,7 +225,7 @@ class TenancyMutation:
             _group_target,
             _group_payload,
             lambda e: GroupPayload(errors=e),
-            attempted=AuditTarget("Group", input.id.node_id),
+            attempted=AuditTarget("Group", node_id_of(input.id)),
         )
 
     @strawberry.mutation
@@ -237,7 +237,7 @@ class TenancyMutation:
             _group_target,
             lambda g: DeletePayload(deleted_id=input.id),
             lambda e: DeletePayload(errors=e),
-            attempted=AuditTarget("Group", input.id.node_id),
+            attempted=AuditTarget("Group", node_id_of(input.id)),
         )
 
     @strawberry.mutation
@@ -292,7 +292,7 @@ class TenancyMutation:
             _user_target,
             _user_payload,
             lambda e: UserPayload(errors=e),
-            attempted=AuditTarget("User", input.id.node_id),
+            attempted=AuditTarget("User", node_id_of(input.id)),
         )
 
     @strawberry.mutation
@@ -317,7 +317,7 @@ class TenancyMutation:
             _user_target,
             _user_payload,
             lambda e: UserPayload(errors=e),
-            attempted=AuditTarget("User", input.id.node_id),
+            attempted=AuditTarget("User", node_id_of(input.id)),
         )
 
     @strawberry.mutation
@@ -333,7 +333,7 @@ class TenancyMutation:
             _user_target,
             _user_payload,
             lambda e: UserPayload(errors=e),
-            attempted=AuditTarget("User", input.id.node_id),
+            attempted=AuditTarget("User", node_id_of(input.id)),
         )
 
     @strawberry.mutation
@@ -350,7 +350,7 @@ class TenancyMutation:
             _user_target,
             _user_payload,
             lambda e: UserPayload(errors=e),
-            attempted=AuditTarget("User", input.user_id.node_id),
+            attempted=AuditTarget("User", node_id_of(input.user_id)),
         )
 
     @strawberry.mutation
@@ -439,7 +439,7 @@ class TenancyMutation:
             lambda t: AuditTarget("PersonalAccessToken", str(t.id)),
             lambda t: PersonalAccessTokenPayload(token=PersonalAccessTokenNode.of(t)),
             lambda e: PersonalAccessTokenPayload(errors=e),
-            attempted=AuditTarget("PersonalAccessToken", input.id.node_id),
+            attempted=AuditTarget("PersonalAccessToken", node_id_of(input.id)),
         )
 
 

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import strawberry
-from strawberry import relay
 
 from api.common.ids import decode_optional
 from api.common.pagination import Connection, paginate
@@ -39,7 +38,7 @@ class TenancyQuery:
     async def groups(
         self,
         info: Info,
-        organization_id: relay.GlobalID | None = None,
+        organization_id: strawberry.ID | None = None,
         first: int | None = None,
         after: str | None = None,
         last: int | None = None,
@@ -61,8 +60,8 @@ class TenancyQuery:
     async def users(
         self,
         info: Info,
-        organization_id: relay.GlobalID | None = None,
-        group_id: relay.GlobalID | None = None,
+        organization_id: strawberry.ID | None = None,
+        group_id: strawberry.ID | None = None,
         search: str | None = None,
         first: int | None = None,
         after: str | None = None,
