@@ -4,27 +4,28 @@ and the `UserError` interface every payload's `errors` list implements."""
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from enum import Enum, StrEnum
 
 import strawberry
 
 from domain.common.errors import CommonErrorCode, DomainError, ValidationErrors
 
-# Every context's error-code enum; values are unique across them (tests/unit/test_error_codes.py).
-ERROR_ENUM_MODULES = [
-    ("domain.common.errors", "CommonErrorCode"),
-    ("domain.tenancy.errors", "TenancyErrorCode"),
-    ("domain.catalog.errors", "CatalogErrorCode"),
-]
-
 
 def _all_codes() -> dict[str, str]:
+    """Every `StrEnum` declared in a `domain/**/errors.py` (values are unique across them:
+    tests/unit/test_error_codes.py), so a new domain code reaches the schema by itself."""
+    import domain
+
     codes: dict[str, str] = {}
-    for module, name in ERROR_ENUM_MODULES:
-        enum_cls: type[StrEnum] = getattr(importlib.import_module(module), name)
-        for member in enum_cls:
-            codes[member.value] = member.value
-    return codes
+    for mod in pkgutil.walk_packages(domain.__path__, "domain."):
+        if not mod.name.endswith(".errors"):
+            continue
+        module = importlib.import_module(mod.name)
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, StrEnum) and value.__module__ == mod.name:
+                codes.update({m.value: m.value for m in value})
+    return dict(sorted(codes.items()))
 
 
 ErrorCode = strawberry.enum(
