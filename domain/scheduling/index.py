@@ -241,9 +241,7 @@ def first_fitting(bucket: OrderedSet, objects: list[CardState], fits: NodeFit) -
     return None
 
 
-def first_fitting_mig(
-    bucket: OrderedSet, objects: list[MigState], fits: NodeFit
-) -> MigState | None:
+def first_fitting_mig(bucket: OrderedSet, objects: list[MigState], fits: NodeFit) -> MigState | None:
     first = bucket.first()
     if first is None:
         return None
@@ -257,9 +255,7 @@ def first_fitting_mig(
     return None
 
 
-def first_fitting_node(
-    bucket: OrderedSet, objects: list[NodeState], fits: NodeFit
-) -> NodeState | None:
+def first_fitting_node(bucket: OrderedSet, objects: list[NodeState], fits: NodeFit) -> NodeState | None:
     first = bucket.first()
     if first is None:
         return None

@@ -79,9 +79,7 @@ class GpuRequest:
         """Refuse what can never be placed as asked (a job on shared capacity, negative sizes);
         raises a `SchedulingError`. Whether it fits now is the scheduler's question."""
         if self.cpu_millicores < 0 or self.memory_mib < 0:
-            raise SchedulingError(
-                SchedulingErrorCode.GPU_REQUEST_INVALID, "CPU and memory cannot be negative"
-            )
+            raise SchedulingError(SchedulingErrorCode.GPU_REQUEST_INVALID, "CPU and memory cannot be negative")
         if self.exclusive_cards < 0:
             raise SchedulingError(
                 SchedulingErrorCode.GPU_REQUEST_INVALID,

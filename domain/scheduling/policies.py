@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Protocol
 
-from domain.inventory.model import GpuKind
+from domain.inventory.model import GpuKind, SharingMode
 from domain.scheduling.index import (
     Candidate,
     ClusterState,
@@ -59,9 +59,7 @@ class PlacementPolicy(Protocol):
 # -- shared pieces ------------------------------------------------------------------------
 
 
-def pack_timeslice(
-    cluster: ClusterState, view: StateView, request: GpuRequest, fits: NodeFit
-) -> Candidate | None:
+def pack_timeslice(cluster: ClusterState, view: StateView, request: GpuRequest, fits: NodeFit) -> Candidate | None:
     """The card with the fewest free slices (packing keeps whole cards' slices free)."""
     by_free = cluster.timeslice.get(request.offering)
     if not by_free:
@@ -151,9 +149,7 @@ def best_fraction(
             inst = first_fitting_mig(cluster.mig[request.offering][profile.name], view.migs, fits)
             if inst is not None:
                 best_score = score
-                best = Candidate(
-                    (score, 0, inst.order), GpuKind.MIG, inst.card.node, [inst.card], inst
-                )
+                best = Candidate((score, 0, inst.order), GpuKind.MIG, inst.card.node, [inst.card], inst)
     if not allow_hami:
         return best
     index = cluster.fraction.get(request.offering)
@@ -339,9 +335,7 @@ class FragmentationAware:
                     continue
                 node = first_fitting_node(by_count[count], view.nodes, fits)
                 if node is not None:
-                    best = _whole_candidate(
-                        (delta, count - wanted, node.order), node, view, request
-                    )
+                    best = _whole_candidate((delta, count - wanted, node.order), node, view, request)
             return best
         size = cluster.card_size.get(model)
         if size is None:
@@ -363,21 +357,54 @@ class FragmentationAware:
                     continue
                 inst = first_fitting_mig(cluster.mig[model][profile.name], view.migs, fits)
                 if inst is not None:
-                    best = Candidate(
-                        (*key, inst.order), GpuKind.MIG, inst.card.node, [inst.card], inst
-                    )
+                    best = Candidate((*key, inst.order), GpuKind.MIG, inst.card.node, [inst.card], inst)
         index = cluster.fraction.get(model)
         if allow_hami and index is not None:
             for fc, fv, bucket in index.feasible(c, v):
                 before = self._frag(model, fc, fv, card_cores, card_vram)
                 after = self._frag(model, fc - c, fv - v, card_cores, card_vram)
                 fit = (fc - c) * card_vram + (fv - v) * card_cores
+                if fc == card_cores and fv == card_vram:
+                    # breaking a whole card also changes its node's whole-card fragmentation
+                    best = self._break_whole_card(cluster, view, request, fits, after - before, fit, best)
+                    continue
                 key = (after - before, fit, 1)
                 if best is not None and key >= best.score[:3]:
                     continue
                 card = first_fitting(bucket, view.cards, fits)
                 if card is not None:
                     best = Candidate((*key, card.order), GpuKind.HAMI, card.node, [card])
+        return best
+
+    def _break_whole_card(
+        self,
+        cluster: ClusterState,
+        view: StateView,
+        request: GpuRequest,
+        fits: NodeFit,
+        card_delta: float,
+        fit: int,
+        best: Candidate | None,
+    ) -> Candidate | None:
+        """Choose the node whose whole free card a fraction breaks: the node-level ΔF (its
+        whole free cards going from k to k − 1) is added to the card's own ΔF."""
+        model = request.offering
+        by_count = cluster.exclusive.get(model)
+        if not by_count:
+            return best
+
+        def hami_fits(n: NodeState) -> bool:
+            return n.node.sharing_mode is SharingMode.HAMI and fits(n)
+
+        for count in sorted(by_count):
+            node_delta = self._whole_frag(model, count - 1) - self._whole_frag(model, count)
+            key: tuple[float, ...] = (card_delta + node_delta, fit, 1)
+            if best is not None and key >= best.score[:3]:
+                continue
+            node = first_fitting_node(by_count[count], view.nodes, hami_fits)
+            if node is not None:
+                card = view.cards[node.whole_free[model][0]]
+                best = Candidate((*key, card.order), GpuKind.HAMI, node, [card])
         return best
 
 

@@ -90,11 +90,7 @@ def _cheapest_on_node(
     scheduler: Scheduler, request: GpuRequest, node_id: str, candidates: list[Allocation]
 ) -> tuple[list[Allocation], Placement] | None:
     if len(candidates) <= EXACT_LIMIT:
-        subsets = [
-            list(subset)
-            for size in range(1, len(candidates) + 1)
-            for subset in combinations(candidates, size)
-        ]
+        subsets = [list(subset) for size in range(1, len(candidates) + 1) for subset in combinations(candidates, size)]
         subsets.sort(key=_cost_key)
         for subset in subsets:
             where = _fits_without(scheduler, request, node_id, subset)

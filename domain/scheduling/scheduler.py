@@ -10,6 +10,7 @@ the database lock that guards capacity) and persists the resulting allocations.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from domain.inventory.model import (
@@ -40,6 +41,19 @@ from domain.scheduling.model import (
     timeslice_ratio,
 )
 from domain.scheduling.policies import POLICIES, PlacementPolicy, PolicyFactory
+
+
+@dataclass(frozen=True, slots=True)
+class FreeSummary:
+    """Free capacity of one model: HAMi VRAM/cores summed over cards (not necessarily usable
+    together), whole free cards, free time-slices, and free MIG instances per profile."""
+
+    model: str
+    hami_vram_mib: int
+    hami_cores: int
+    whole_cards: int
+    timeslices: int
+    mig_instances: Mapping[str, int]
 
 
 def _conflict(message: str) -> SchedulingError:
@@ -79,8 +93,7 @@ class Scheduler:
                 known = ", ".join(sorted(self._policy_factories))
                 raise SchedulingError(
                     SchedulingErrorCode.PLACEMENT_POLICY_UNKNOWN,
-                    f"cluster {cluster.name!r} names placement policy "
-                    f"{cluster.placement_policy!r}; known: {known}",
+                    f"cluster {cluster.name!r} names placement policy {cluster.placement_policy!r}; known: {known}",
                     "placement_policy",
                 )
             state = ClusterState(cluster.id, order)
@@ -107,16 +120,12 @@ class Scheduler:
                     if inst.profile not in profiles:
                         profiles.append(inst.profile)
                         profiles.sort(key=lambda p: (p.vram_mib, p.compute_slices, p.name))
-                    cstate.mig.setdefault(card.model, {}).setdefault(
-                        inst.profile.name, OrderedSet()
-                    )
+                    cstate.mig.setdefault(card.model, {}).setdefault(inst.profile.name, OrderedSet())
         for ns in self._nodes:
             self._index_node(ns)
 
     @classmethod
-    def from_dict(
-        cls, data: Mapping[str, Any], policies: Mapping[str, PolicyFactory] = POLICIES
-    ) -> Scheduler:
+    def from_dict(cls, data: Mapping[str, Any], policies: Mapping[str, PolicyFactory] = POLICIES) -> Scheduler:
         return cls(
             Inventory.from_dict(data["inventory"]),
             [Allocation.from_dict(a) for a in data.get("allocations", ())],
@@ -162,6 +171,27 @@ class Scheduler:
 
     def mig_tenant(self, instance_id: str) -> str | None:
         return self._mig_by_id[instance_id].tenant
+
+    def free_summary(self, model: str, cluster_id: str | None = None) -> FreeSummary:
+        """Free capacity of a model on nodes that accept work, summed from the indexes (cost
+        grows with the number of distinct free-capacity buckets, not with cards)."""
+        vram = cores = whole = slices = 0
+        mig: dict[str, int] = {}
+        for cluster in self._clusters:
+            if cluster_id is not None and cluster.id != cluster_id:
+                continue
+            index = cluster.fraction.get(model)
+            if index is not None:
+                for (fc, fv), bucket in index.buckets.items():
+                    cores += fc * len(bucket)
+                    vram += fv * len(bucket)
+            for count, nodes in cluster.exclusive.get(model, {}).items():
+                whole += count * len(nodes)
+            for free, cards in cluster.timeslice.get(model, {}).items():
+                slices += free * len(cards)
+            for profile, instances in cluster.mig.get(model, {}).items():
+                mig[profile] = mig.get(profile, 0) + len(instances)
+        return FreeSummary(model, vram, cores, whole, slices, mig)
 
     # -- deciding -------------------------------------------------------------------------
 
@@ -246,17 +276,14 @@ class Scheduler:
             for ns in self._nodes:
                 if ns.cluster is not cluster or not ns.accepts:
                     continue
-                if (
-                    ns.node.cpu_millicores < request.cpu_millicores
-                    or ns.node.memory_mib < request.memory_mib
-                ):
+                if ns.node.cpu_millicores < request.cpu_millicores or ns.node.memory_mib < request.memory_mib:
                     continue
                 missing = self._missing(ns, request, mode, allow_hami, allow_mig)
                 if missing is None:
                     continue
-                missing += max(0, request.cpu_millicores - ns.free_cpu) / max(
-                    1, ns.node.cpu_millicores
-                ) + max(0, request.memory_mib - ns.free_mem) / max(1, ns.node.memory_mib)
+                missing += max(0, request.cpu_millicores - ns.free_cpu) / max(1, ns.node.cpu_millicores) + max(
+                    0, request.memory_mib - ns.free_mem
+                ) / max(1, ns.node.memory_mib)
                 key = (missing, ns.order)
                 if best is None or key < best:
                     best, best_id = key, ns.id
@@ -283,10 +310,7 @@ class Scheduler:
         v, c_ = request.vram_mib, request.cores
         for card in cards:
             if card.role == CardRole.HAMI and allow_hami:
-                options.append(
-                    max(0, v - card.free_vram) / card.vram
-                    + max(0, c_ - card.free_cores) / card.cores
-                )
+                options.append(max(0, v - card.free_vram) / card.vram + max(0, c_ - card.free_cores) / card.cores)
             elif card.role == CardRole.MIG and allow_mig:
                 for ms in card.migs:
                     if ms.vram >= v and ms.cores >= c_:
@@ -331,9 +355,7 @@ class Scheduler:
         best: Candidate | None = None
         best_key: tuple[tuple[float, ...], int] | None = None
         for cluster in self._clusters_for(request):
-            candidate = self._policies[cluster.id].choose(
-                cluster, self._view, request, fits, allow_hami, allow_mig
-            )
+            candidate = self._policies[cluster.id].choose(cluster, self._view, request, fits, allow_hami, allow_mig)
             if candidate is None:
                 continue
             key = (candidate.score, cluster.order)
