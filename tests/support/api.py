@@ -66,17 +66,34 @@ class World:
 
 
 async def make_user(
-    c: Container, org: UUID, name: str, *, role: Role = Role.MEMBER, groups: list[UUID] | None = None,
-    password: str | None = None, scope: TokenScope = TokenScope.READ_WRITE,
+    c: Container,
+    org: UUID,
+    name: str,
+    *,
+    role: Role = Role.MEMBER,
+    groups: list[UUID] | None = None,
+    password: str | None = None,
+    scope: TokenScope = TokenScope.READ_WRITE,
 ) -> tuple[UUID, str]:
     async with c.uow() as uow:
         user = await tenancy.user_create(
-            uow, SYSTEM, c.ids, c.clock, c.hasher, organization_id=org, username=name, email=f"{name}@example.org",
-            password=password, role=role, group_ids=groups or [],
+            uow,
+            SYSTEM,
+            c.ids,
+            c.clock,
+            c.hasher,
+            organization_id=org,
+            username=name,
+            email=f"{name}@example.org",
+            password=password,
+            role=role,
+            group_ids=groups or [],
         )
         actor = await tenancy.load_actor(uow, user.id)
         assert actor is not None
-        _, secret = await tenancy.token_create(uow, actor, c.ids, c.clock, c.secrets, name="tests", scope=scope, expires_in_days=1)
+        _, secret = await tenancy.token_create(
+            uow, actor, c.ids, c.clock, c.secrets, name="tests", scope=scope, expires_in_days=1
+        )
         await uow.commit()
     return user.id, secret
 

@@ -16,7 +16,12 @@ def domain_error_enums() -> list[type[StrEnum]]:
             continue
         module = importlib.import_module(mod.name)
         for value in vars(module).values():
-            if isinstance(value, type) and issubclass(value, StrEnum) and value is not StrEnum and value.__module__ == mod.name:
+            if (
+                isinstance(value, type)
+                and issubclass(value, StrEnum)
+                and value is not StrEnum
+                and value.__module__ == mod.name
+            ):
                 enums.append(value)
     return enums
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from domain.catalog.model import ImageScope
 from domain.catalog import services as catalog
+from domain.catalog.model import ImageScope
 from tests.support.api import SYSTEM, Gql, World, gid, make_user, unique
 
 ROLES = ["super_admin", "org_admin", "group_admin", "member", "guest", "foreign_admin", "foreign_member"]
@@ -36,11 +36,17 @@ OPS: dict[str, Op] = {
         g, "organizationCreate", "OrganizationCreateInput", "organization { id }", {"name": unique("Org")}
     ),
     "organizationUpdate(A)": lambda g, w, x: mutation(
-        g, "organizationUpdate", "OrganizationUpdateInput", "organization { id }",
+        g,
+        "organizationUpdate",
+        "OrganizationUpdateInput",
+        "organization { id }",
         {"id": gid("Organization", w.org_a), "description": unique("d")},
     ),
     "groupCreate(A)": lambda g, w, x: mutation(
-        g, "groupCreate", "GroupCreateInput", "group { id }",
+        g,
+        "groupCreate",
+        "GroupCreateInput",
+        "group { id }",
         {"organizationId": gid("Organization", w.org_a), "name": unique("grp")},
     ),
     "groupUpdate(G1)": lambda g, w, x: mutation(
@@ -50,15 +56,24 @@ OPS: dict[str, Op] = {
         g, "groupUpdate", "GroupUpdateInput", "group { id }", {"id": gid("Group", w.g2), "description": unique("d")}
     ),
     "userCreate(A)": lambda g, w, x: mutation(
-        g, "userCreate", "UserCreateInput", "user { id }",
+        g,
+        "userCreate",
+        "UserCreateInput",
+        "user { id }",
         {"organizationId": gid("Organization", w.org_a), "username": (n := unique("u")), "email": f"{n}@example.org"},
     ),
     "membershipSet(G1,member)": lambda g, w, x: mutation(
-        g, "membershipSet", "MembershipSetInput", "membership { role }",
+        g,
+        "membershipSet",
+        "MembershipSetInput",
+        "membership { role }",
         {"userId": gid("User", x["target"]), "groupId": gid("Group", w.g1), "role": "MEMBER"},
     ),
     "membershipSet(G1,group_admin)": lambda g, w, x: mutation(
-        g, "membershipSet", "MembershipSetInput", "membership { role }",
+        g,
+        "membershipSet",
+        "MembershipSetInput",
+        "membership { role }",
         {"userId": gid("User", x["target2"]), "groupId": gid("Group", w.g1), "role": "GROUP_ADMIN"},
     ),
     "read org A": lambda g, w, x: node_visible(g, gid("Organization", w.org_a)),
@@ -66,28 +81,48 @@ OPS: dict[str, Op] = {
     "read group G1": lambda g, w, x: node_visible(g, gid("Group", w.g1)),
     "read user in A": lambda g, w, x: node_visible(g, gid("User", x["target"])),
     "offeringCreate": lambda g, w, x: mutation(
-        g, "offeringCreate", "OfferingCreateInput", "offering { id }",
+        g,
+        "offeringCreate",
+        "OfferingCreateInput",
+        "offering { id }",
         {"vendor": "NVIDIA", "name": unique("L40S"), "vramMib": 46068, "minCuda": "12.0", "hourlyRateMicro": 3_000_000},
     ),
     "presetCreate": lambda g, w, x: mutation(
-        g, "presetCreate", "PresetCreateInput", "preset { id }",
+        g,
+        "presetCreate",
+        "PresetCreateInput",
+        "preset { id }",
         {"name": unique("p"), "cpuMillicores": 1000, "memoryMib": 2048, "tier": "M"},
     ),
     "registryCreate(global)": lambda g, w, x: mutation(
         g, "registryCreate", "RegistryCreateInput", "registry { id }", {"name": unique("reg"), "url": "ghcr.io"}
     ),
     "registryCreate(A)": lambda g, w, x: mutation(
-        g, "registryCreate", "RegistryCreateInput", "registry { id }",
+        g,
+        "registryCreate",
+        "RegistryCreateInput",
+        "registry { id }",
         {"name": unique("reg"), "url": "harbor.a.example.org", "organizationId": gid("Organization", w.org_a)},
     ),
     "imageCreate(personal)": lambda g, w, x: mutation(
-        g, "imageCreate", "ImageCreateInput", "image { id }",
+        g,
+        "imageCreate",
+        "ImageCreateInput",
+        "image { id }",
         {"name": unique("img"), "reference": "docker.io/library/python:3.12", "scope": "PERSONAL"},
     ),
     "imageCreate(A)": lambda g, w, x: mutation(
-        g, "imageCreate", "ImageCreateInput", "image { id }",
-        {"name": unique("img"), "reference": "nvcr.io/nvidia/pytorch:24.05-py3", "cudaVersion": "12.4",
-         "scope": "ORGANIZATION", "organizationId": gid("Organization", w.org_a)},
+        g,
+        "imageCreate",
+        "ImageCreateInput",
+        "image { id }",
+        {
+            "name": unique("img"),
+            "reference": "nvcr.io/nvidia/pytorch:24.05-py3",
+            "cudaVersion": "12.4",
+            "scope": "ORGANIZATION",
+            "organizationId": gid("Organization", w.org_a),
+        },
     ),
     "read member's personal image": lambda g, w, x: node_visible(g, gid("Image", x["personal_image"])),
     "list offerings": lambda g, w, x: _list_offerings(g),
@@ -99,28 +134,28 @@ OK, PD, NF = "ok", "PERMISSION_DENIED", "NOT_FOUND"
 V, H = "visible", "hidden"
 #                                   super  orgA  gadm  member guest  f_adm  f_mem
 EXPECTED: dict[str, list[str]] = {
-    "organizationCreate":             [OK,   PD,   PD,   PD,    PD,    PD,    PD],
-    "organizationUpdate(A)":          [OK,   OK,   PD,   PD,    PD,    NF,    NF],
-    "groupCreate(A)":                 [OK,   OK,   PD,   PD,    PD,    NF,    NF],
-    "groupUpdate(G1)":                [OK,   OK,   OK,   PD,    PD,    NF,    NF],
-    "groupUpdate(G2)":                [OK,   OK,   NF,   NF,    NF,    NF,    NF],
-    "userCreate(A)":                  [OK,   OK,   PD,   PD,    PD,    NF,    NF],
-    "membershipSet(G1,member)":       [OK,   OK,   OK,   PD,    PD,    NF,    NF],
-    "membershipSet(G1,group_admin)":  [OK,   OK,   PD,   PD,    PD,    NF,    NF],
-    "read org A":                     [V,    V,    V,    V,     V,     H,     H],
-    "read org B":                     [V,    H,    H,    H,     H,     V,     V],
-    "read group G1":                  [V,    V,    V,    V,     V,     H,     H],
-    "read user in A":                 [V,    V,    V,    V,     V,     H,     H],
-    "offeringCreate":                 [OK,   PD,   PD,   PD,    PD,    PD,    PD],
-    "presetCreate":                   [OK,   PD,   PD,   PD,    PD,    PD,    PD],
-    "registryCreate(global)":         [OK,   PD,   PD,   PD,    PD,    PD,    PD],
-    "registryCreate(A)":              [OK,   OK,   PD,   PD,    PD,    NF,    NF],
-    "imageCreate(personal)":          [OK,   OK,   OK,   OK,    PD,    OK,    OK],
-    "imageCreate(A)":                 [OK,   OK,   PD,   PD,    PD,    NF,    NF],
-    "read member's personal image":   [V,    H,    H,    V,     H,     H,     H],
-    "list offerings":                 [OK,   OK,   OK,   OK,    OK,    OK,    OK],
-    "read audit entry of G1":         [V,    V,    V,    H,     H,     H,     H],
-    "auditLog shows G1 entry":        [V,    V,    V,    H,     H,     H,     H],
+    "organizationCreate": [OK, PD, PD, PD, PD, PD, PD],
+    "organizationUpdate(A)": [OK, OK, PD, PD, PD, NF, NF],
+    "groupCreate(A)": [OK, OK, PD, PD, PD, NF, NF],
+    "groupUpdate(G1)": [OK, OK, OK, PD, PD, NF, NF],
+    "groupUpdate(G2)": [OK, OK, NF, NF, NF, NF, NF],
+    "userCreate(A)": [OK, OK, PD, PD, PD, NF, NF],
+    "membershipSet(G1,member)": [OK, OK, OK, PD, PD, NF, NF],
+    "membershipSet(G1,group_admin)": [OK, OK, PD, PD, PD, NF, NF],
+    "read org A": [V, V, V, V, V, H, H],
+    "read org B": [V, H, H, H, H, V, V],
+    "read group G1": [V, V, V, V, V, H, H],
+    "read user in A": [V, V, V, V, V, H, H],
+    "offeringCreate": [OK, PD, PD, PD, PD, PD, PD],
+    "presetCreate": [OK, PD, PD, PD, PD, PD, PD],
+    "registryCreate(global)": [OK, PD, PD, PD, PD, PD, PD],
+    "registryCreate(A)": [OK, OK, PD, PD, PD, NF, NF],
+    "imageCreate(personal)": [OK, OK, OK, OK, PD, OK, OK],
+    "imageCreate(A)": [OK, OK, PD, PD, PD, NF, NF],
+    "read member's personal image": [V, H, H, V, H, H, H],
+    "list offerings": [OK, OK, OK, OK, OK, OK, OK],
+    "read audit entry of G1": [V, V, V, H, H, H, H],
+    "auditLog shows G1 entry": [V, V, V, H, H, H, H],
 }
 
 
@@ -147,8 +182,14 @@ async def extras(container: Any, world: World, app: Any) -> dict[str, Any]:
         member = await load_actor(uow, world.users["member"])
         assert member is not None
         image = await catalog.image_create(
-            uow, member, c.ids, c.clock, name=unique("mine"), reference="docker.io/library/ubuntu:24.04",
-            cuda_version=None, scope=ImageScope.PERSONAL,
+            uow,
+            member,
+            c.ids,
+            c.clock,
+            name=unique("mine"),
+            reference="docker.io/library/ubuntu:24.04",
+            cuda_version=None,
+            scope=ImageScope.PERSONAL,
         )
         await uow.commit()
     # an audited change in group G1, made by the super admin through the API
@@ -185,8 +226,12 @@ async def test_lookup_of_invisible_object_answers_like_a_missing_one(http: Any, 
     missing = await gql("query($id: ID!) { node(id: $id) { id } }", id=gid("Group", uuid.uuid4()))
     hidden = await gql("query($id: ID!) { node(id: $id) { id } }", id=gid("Group", world.g1))
     assert missing == hidden == {"node": None}
-    m1 = await mutation(gql, "groupUpdate", "GroupUpdateInput", "group { id }", {"id": gid("Group", uuid.uuid4()), "name": "x"})
-    m2 = await mutation(gql, "groupUpdate", "GroupUpdateInput", "group { id }", {"id": gid("Group", world.g1), "name": "x"})
+    m1 = await mutation(
+        gql, "groupUpdate", "GroupUpdateInput", "group { id }", {"id": gid("Group", uuid.uuid4()), "name": "x"}
+    )
+    m2 = await mutation(
+        gql, "groupUpdate", "GroupUpdateInput", "group { id }", {"id": gid("Group", world.g1), "name": "x"}
+    )
     assert m1 == m2 == "NOT_FOUND"
 
 
@@ -197,7 +242,10 @@ async def test_read_only_token_may_query_but_not_mutate(http: Any, container: An
     gql = Gql(http, token)
     assert (await gql("{ me { username } }"))["me"]["username"].startswith("ro-")
     outcome = await mutation(
-        gql, "imageCreate", "ImageCreateInput", "image { id }",
+        gql,
+        "imageCreate",
+        "ImageCreateInput",
+        "image { id }",
         {"name": unique("img"), "reference": "docker.io/library/python:3.12"},
     )
     assert outcome == "PERMISSION_DENIED"

@@ -28,7 +28,9 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def offering(vram_mib: int = 81920, rate: int = 4_000_000, min_cuda: str = "12.0") -> Offering:
-    return Offering(uuid.uuid4(), "NVIDIA", "A100-80GB", vram_mib, 100, CudaVersion.parse(min_cuda), rate, "nvidia.com/gpu", NOW)
+    return Offering(
+        uuid.uuid4(), "NVIDIA", "A100-80GB", vram_mib, 100, CudaVersion.parse(min_cuda), rate, "nvidia.com/gpu", NOW
+    )
 
 
 def preset(tier: GpuTier, count: int = 1, vram: int | None = None, cores: int | None = None) -> Preset:
@@ -92,7 +94,12 @@ def test_cpu_only_preset_has_no_gpu_and_costs_nothing() -> None:
 def test_tier_limits_never_exceed_the_share(vram: int, tier: GpuTier) -> None:
     limits = gpu_limits(offering(vram_mib=vram), preset(tier))
     assert limits is not None
-    share = {GpuTier.XL: Fraction(1, 2), GpuTier.L: Fraction(1, 4), GpuTier.M: Fraction(1, 8), GpuTier.S: Fraction(1, 16)}[tier]
+    share = {
+        GpuTier.XL: Fraction(1, 2),
+        GpuTier.L: Fraction(1, 4),
+        GpuTier.M: Fraction(1, 8),
+        GpuTier.S: Fraction(1, 16),
+    }[tier]
     assert limits.vram_mib <= vram * share
     assert limits.cores <= 100 * share
     assert limits.ratio == share

@@ -1,0 +1,65 @@
+"""One contract for every EventBus adapter: in-process and Redis pub/sub."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from infra.events import InProcessEventBus, RedisEventBus
+
+
+@pytest.fixture(params=["in-process", "redis"])
+async def bus(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
+    if request.param == "in-process":
+        yield InProcessEventBus()
+        return
+    url = request.getfixturevalue("redis_url")
+    b = RedisEventBus(url)
+    yield b
+    await b.close()
+
+
+async def _next(sub: Any) -> tuple[str, dict[str, Any]]:
+    return await asyncio.wait_for(sub.__anext__(), 5)  # type: ignore[no-any-return]
+
+
+async def test_subscriber_receives_events_of_its_topics_only(bus: Any) -> None:
+    topic = f"user:{uuid.uuid4()}"
+    async with bus.subscribe(topic) as sub:
+        await bus.publish(f"user:{uuid.uuid4()}", {"n": 0})
+        await bus.publish(topic, {"n": 1})
+        assert await _next(sub) == (topic, {"n": 1})
+
+
+async def test_prefix_subscription_and_fan_out(bus: Any) -> None:
+    prefix = f"session:{uuid.uuid4().hex[:6]}:"
+    async with bus.subscribe(prefix + "*") as a, bus.subscribe(prefix + "*") as b:
+        await bus.publish(prefix + "x", {"v": 1})
+        assert (await _next(a))[1] == {"v": 1}
+        assert (await _next(b))[1] == {"v": 1}
+
+
+async def test_unsubscribed_listener_gets_nothing_more(bus: Any) -> None:
+    topic = f"t:{uuid.uuid4()}"
+    async with bus.subscribe(topic) as sub:
+        pass
+    await bus.publish(topic, {"late": True})
+    with pytest.raises(asyncio.TimeoutError):
+        await asyncio.wait_for(sub.__anext__(), 0.3)
+
+
+async def test_redis_bus_reaches_a_subscriber_in_another_process_instance(redis_url: str) -> None:
+    """Two API processes = two bus instances on one Redis."""
+    publisher, listener = RedisEventBus(redis_url), RedisEventBus(redis_url)
+    try:
+        topic = f"cap:{uuid.uuid4()}"
+        async with listener.subscribe(topic) as sub:
+            await publisher.publish(topic, {"free": 3})
+            assert await _next(sub) == (topic, {"free": 3})
+    finally:
+        await publisher.close()
+        await listener.close()

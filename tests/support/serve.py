@@ -1,0 +1,76 @@
+"""Run a real `gshare serve` in a subprocess on a free port for end-to-end tests."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Served:
+    url: str
+    port: int
+    admin_password: str
+    log: Path
+
+
+@contextmanager
+def gshare_serve(tmp: Path, *, env: dict[str, str] | None = None, timeout: float = 90) -> Iterator[Served]:
+    port = free_port()
+    password = "e2e-admin-password"
+    log = tmp / "serve.log"
+    full_env = {
+        **os.environ,
+        "GSHARE_DATA_DIR": str(tmp / "data"),
+        "GSHARE_PORT": str(port),
+        "GSHARE_BOOTSTRAP_ADMIN_PASSWORD": password,
+        **(env or {}),
+    }
+    if "GSHARE_DATABASE_URL" not in (env or {}):
+        full_env.pop("GSHARE_DATABASE_URL", None)  # README command 1 runs on the embedded server
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "infra.cli", "serve"],
+            env=full_env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=Path(__file__).resolve().parents[2],
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"gshare serve exited early:\n{log.read_text()[-4000:]}")
+                try:
+                    if httpx.get(url + "/readyz", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"gshare serve did not become ready:\n{log.read_text()[-4000:]}")
+                time.sleep(0.2)
+            yield Served(url, port, password, log)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()

@@ -1,0 +1,57 @@
+"""The CI guards themselves: the import boundary and the schema drift check catch breaches."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _boundaries():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("check_boundaries", ROOT / ".ci" / "check_boundaries.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_domain_imports_no_outer_layer_or_io_library() -> None:
+    assert _boundaries().breaches(ROOT) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "import sqlalchemy",
+        "from sqlalchemy.orm import Session",
+        "from infra.db import base",
+        "import redis.asyncio",
+        "from api.schema import schema",
+        "__import__('strawberry')",
+    ],
+)
+def test_importing_an_outer_layer_from_domain_is_a_breach(tmp_path: Path, line: str) -> None:
+    (tmp_path / "domain" / "credits").mkdir(parents=True)
+    (tmp_path / "domain" / "credits" / "leak.py").write_text(f"{line}\n")
+    problems = _boundaries().breaches(tmp_path)
+    assert len(problems) == 1 and "leak.py:1" in problems[0]
+
+
+def test_checked_in_schema_matches_the_code() -> None:
+    from api import export_schema
+
+    assert export_schema.main(["--check"]) == 0
+
+
+def test_a_resolver_change_without_regenerating_the_schema_fails_the_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from api import export_schema
+
+    stale = tmp_path / "schema.graphql"
+    stale.write_text(export_schema.render().replace("search: String = null", "search: String = null, limit: Int"))
+    monkeypatch.setattr(export_schema, "SCHEMA_FILE", stale)
+    assert export_schema.main(["--check"]) == 1
