@@ -69,14 +69,8 @@ def instance_bundles(
         cpu, mem = free_cpu[node.id], free_mem[node.id]
         if node.is_gpu_node:
             gpu_count = len(node.cards)
-            cpu_per_gpu = (
-                node.cpu_millicores // gpu_count
-                if node.cpu_millicores
-                else DEFAULT_CPU_PER_GPU_MILLICORES
-            )
-            mem_per_gpu = (
-                node.memory_mib // gpu_count if node.memory_mib else DEFAULT_MEMORY_PER_GPU_MIB
-            )
+            cpu_per_gpu = node.cpu_millicores // gpu_count if node.cpu_millicores else DEFAULT_CPU_PER_GPU_MILLICORES
+            mem_per_gpu = node.memory_mib // gpu_count if node.memory_mib else DEFAULT_MEMORY_PER_GPU_MIB
             free_by_model: dict[str, int] = {}
             for card in node.cards:
                 if card.uuid in _whole_cards(node) and card.uuid not in busy:

@@ -181,8 +181,6 @@ def model_totals(
                 a.log_used += used > 0
             a.ratio_used += ratio.get(card.uuid, Fraction(0))
     return [
-        ModelTotals(
-            m, Counts(a.phys_total, a.phys_used), Counts(a.log_total, a.log_used), a.ratio_used
-        )
+        ModelTotals(m, Counts(a.phys_total, a.phys_used), Counts(a.log_total, a.log_used), a.ratio_used)
         for m, a in sorted(acc.items())
     ]

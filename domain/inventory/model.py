@@ -178,9 +178,7 @@ class Node:
                 for inst in card.mig_instances:
                     served[inst.profile.resource] = served.get(inst.profile.resource, 0) + 1
             elif self.sharing_mode is SharingMode.TIMESLICING:
-                served[RESOURCE_GPU_SHARED] = (
-                    served.get(RESOURCE_GPU_SHARED, 0) + card.timeslice_replicas
-                )
+                served[RESOURCE_GPU_SHARED] = served.get(RESOURCE_GPU_SHARED, 0) + card.timeslice_replicas
             else:
                 served[RESOURCE_GPU] = served.get(RESOURCE_GPU, 0) + 1
                 if self.sharing_mode is SharingMode.HAMI:
@@ -229,9 +227,7 @@ class Node:
             labels={str(k): str(v) for k, v in dict(data.get("labels", {})).items()},
             cordoned=bool(data.get("cordoned", False)),
             schedulable=bool(data.get("schedulable", True)),
-            advertised_resources={
-                str(k): int(v) for k, v in dict(data.get("advertised_resources", {})).items()
-            },
+            advertised_resources={str(k): int(v) for k, v in dict(data.get("advertised_resources", {})).items()},
         )
 
 
@@ -331,9 +327,7 @@ def _validate(inv: Inventory) -> None:
                 raise InventoryError(f"card {card.uuid!r} needs at least one time-slice replica")
             if card.mig_enabled:
                 if node.sharing_mode is SharingMode.TIMESLICING:
-                    raise InventoryError(
-                        f"card {card.uuid!r}: MIG cards are not time-sliced in this model"
-                    )
+                    raise InventoryError(f"card {card.uuid!r}: MIG cards are not time-sliced in this model")
                 slices = sum(m.profile.compute_slices for m in card.mig_instances)
                 vram = sum(m.profile.vram_mib for m in card.mig_instances)
                 if slices > MIG_COMPUTE_SLICES or vram > card.vram_mib:

@@ -114,9 +114,7 @@ class SimulatedCluster:
         self._pods: dict[UUID, SimulatedPod] = {}
 
     @classmethod
-    def from_yaml(
-        cls, path: Path | str, on_status: StatusCallback, **kwargs: Any
-    ) -> SimulatedCluster:
+    def from_yaml(cls, path: Path | str, on_status: StatusCallback, **kwargs: Any) -> SimulatedCluster:
         return cls(load_inventory_yaml(path), on_status, **kwargs)
 
     @classmethod
