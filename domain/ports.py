@@ -18,10 +18,17 @@ class UnitOfWork(Protocol):
     """One transaction over every repository. Leaving the block without `commit()` rolls back.
     Events collected with `publish_after_commit` reach the EventBus only once committed."""
 
-    tenancy: TenancyRepository
-    credentials: CredentialRepository
-    catalog: CatalogRepository
-    audit: AuditRepository
+    @property
+    def tenancy(self) -> TenancyRepository: ...
+
+    @property
+    def credentials(self) -> CredentialRepository: ...
+
+    @property
+    def catalog(self) -> CatalogRepository: ...
+
+    @property
+    def audit(self) -> AuditRepository: ...
 
     async def __aenter__(self) -> UnitOfWork: ...
 

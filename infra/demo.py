@@ -31,7 +31,7 @@ PRESETS = [
     ("GPU 1 card", 16000, 131072, 200, 16384, GpuTier.EXCLUSIVE, 1),
     ("GPU 2 cards", 32000, 262144, 400, 32768, GpuTier.EXCLUSIVE, 2),
 ]
-IMAGES = [
+IMAGES: list[tuple[str, str, str | None]] = [
     ("PyTorch 24.05", "nvcr.io/nvidia/pytorch:24.05-py3", "12.4"),
     ("TensorFlow 24.05", "nvcr.io/nvidia/tensorflow:24.05-tf2-py3", "12.4"),
     ("CUDA 11.8 base", "nvcr.io/nvidia/cuda:11.8.0-base-ubuntu22.04", "11.8"),

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import strawberry
-from strawberry import relay
 
 from api.common.errors import UserError
 
@@ -13,5 +12,5 @@ class IdInput:
 
 @strawberry.type
 class DeletePayload:
-    deleted_id: relay.GlobalID | None = None
+    deleted_id: strawberry.ID | None = None
     errors: list[UserError] = strawberry.field(default_factory=list)

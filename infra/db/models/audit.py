@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any, ClassVar
 
 from sqlalchemy import Boolean, Integer, String, func
 from sqlalchemy.dialects.postgresql import JSONB
@@ -17,7 +16,7 @@ class AuditEntryRow(Base):
     No foreign keys on purpose: the log outlives the users and objects it names."""
 
     __tablename__ = "audit_log"
-    __table_args__: ClassVar[dict[str, Any]] = {"info": {"append_only": True}}
+    __table_args__ = {"info": {"append_only": True}}  # noqa: RUF012 (SQLAlchemy reads it as is)
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
     at: Mapped[datetime] = mapped_column(server_default=func.now(), index=True)
     actor_user_id: Mapped[uuid.UUID | None] = mapped_column(index=True)
