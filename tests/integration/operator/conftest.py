@@ -5,6 +5,7 @@ control plane's `infra.callbacks` verifier."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -214,10 +215,8 @@ class OperatorFactory:
                 self.running.remove(entry)
                 _, task, api_client, callbacks = entry
                 task.cancel()
-                try:
+                with contextlib.suppress(asyncio.CancelledError):
                     await task
-                except asyncio.CancelledError:
-                    pass
                 await callbacks.close()
                 await api_client.close()
 
@@ -245,11 +244,11 @@ async def kubelet(kube_client: ApiClient) -> AsyncIterator[Kubelet]:
 
 async def eventually(
     check: Callable[[], Any] | Callable[[], Awaitable[Any]],
-    timeout: float = 5.0,
+    within: float = 5.0,
     interval: float = 0.02,
     message: str = "condition not reached",
 ) -> Any:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + within
     last: Any = None
     while True:
         result = check()

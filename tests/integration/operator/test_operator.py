@@ -192,8 +192,10 @@ async def test_session_of_each_gpu_kind_runs_and_is_reported(
     for child in (pod, service, ingress, secret):
         assert child["metadata"]["ownerReferences"][0]["kind"] == "GShareSession"
 
-    cr = cluster.get("gsharesessions", name, NS)
-    assert cr is not None
+    # The report goes out first, then the status is written (at-least-once reporting).
+    cr = await eventually(
+        lambda: (c := cluster.get("gsharesessions", name, NS)) and c.get("status", {}).get("phase") == "Running" and c
+    )
     status = cr["status"]
     assert status["phase"] == "Running"
     assert status["observedGeneration"] == cr["metadata"]["generation"]
@@ -349,7 +351,7 @@ async def test_unavailable_control_plane_is_retried_until_it_answers(
     reported = next(c for c in cr["status"]["conditions"] if c["type"] == "Reported")
     assert reported["status"] == "False"
     receiver.fail_with = None
-    await eventually(lambda: "Running" in receiver.phases("s-cp-down"), timeout=8)
+    await eventually(lambda: "Running" in receiver.phases("s-cp-down"), within=8)
     await operator.controller.wait_idle()
 
 
