@@ -248,8 +248,8 @@ class FragmentationAware:
     """Fragmentation gradient descent, adapted to cards.
 
     The fragmentation of a card's free capacity (fc, fv) for a request type t is that free
-    capacity (in card-equivalents, the mean of its core and VRAM shares) when t cannot use
-    it, else 0 (a partly used card is fragmentation for whole-card requests). The expected
+    capacity (in card-equivalents, the larger of its core and VRAM shares, as the ratio
+    counts) when t cannot use it, else 0 (a partly used card is fragmentation for whole-card requests). The expected
     fragmentation F weighs types by how often they have been asked for. Each request goes
     where F rises least (ΔF = F(after) − F(before)); ties fall back to best fit. Whole-card
     requests see a node's whole free cards the same way: k free cards are fragmentation for
@@ -288,7 +288,7 @@ class FragmentationAware:
         key = (fc, fv)
         value = cache.get(key)
         if value is None:
-            free = (fc / card_cores + fv / card_vram) / 2
+            free = max(fc / card_cores, fv / card_vram)
             whole = fc == card_cores and fv == card_vram
             value = 0.0
             if free > 0:
@@ -350,7 +350,7 @@ class FragmentationAware:
                 before = self._frag(model, profile.cores, profile.vram_mib, card_cores, card_vram)
                 # what the request leaves unused inside the instance is stranded for good
                 left_c, left_v = profile.cores - c, profile.vram_mib - v
-                after = (left_c / card_cores + left_v / card_vram) / 2
+                after = max(left_c / card_cores, left_v / card_vram)
                 fit = left_c * card_vram + left_v * card_cores
                 key: tuple[float, ...] = (after - before, fit, 0)
                 if best is not None and key >= best.score[:3]:

@@ -12,5 +12,6 @@ def test_the_benchmark_runs_in_quick_mode() -> None:
     for policy in ("first-fit", "best-fit", "fragmentation-aware"):
         assert results[policy]["rate"] > 0
         assert 0 <= results[policy]["share_at_first_failure"] <= 1
+        assert results[policy]["unallocatable_gpus"] >= 0
     assert results["scaling"]["ratio"] > 0
     assert any("decisions/s" in line for line in lines)
