@@ -248,13 +248,14 @@ class FragmentationAware:
     """Fragmentation gradient descent, adapted to cards.
 
     The fragmentation of a card's free capacity (fc, fv) for a request type t is that free
-    capacity (in card-equivalents, the larger of its core and VRAM shares, as the ratio
-    counts) when t cannot use it, else 0 (a partly used card is fragmentation for whole-card requests). The expected
-    fragmentation F weighs types by how often they have been asked for. Each request goes
-    where F rises least (ΔF = F(after) − F(before)); ties fall back to best fit. Whole-card
-    requests see a node's whole free cards the same way: k free cards are fragmentation for
-    a type asking more than k. F per (fc, fv) is cached and recomputed when the mix is
-    refreshed, so a decision costs one lookup per distinct free-capacity bucket.
+    capacity, in card-equivalents (the larger of its core and VRAM shares, as the ratio
+    counts), when t cannot use it, and 0 when it can; a partly used card is fragmentation
+    for whole-card types. The expected fragmentation F weighs the most frequent types by
+    how often they have been asked for. Each request goes where F rises least
+    (ΔF = F(after) − F(before)); ties fall back to best fit. A node's k whole free cards are
+    fragmentation for whole-card types asking more than k, so breaking a whole card for a
+    fraction, or taking whole cards, also counts the node-level change. F per (fc, fv) is
+    cached until the mix is refreshed, so a decision costs a lookup per distinct bucket.
     """
 
     name = "fragmentation-aware"

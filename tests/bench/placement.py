@@ -292,7 +292,7 @@ def steady_rate(inventory: Inventory, seed: int, events: int, chunks: int = 3) -
     return best
 
 
-FILL_SEEDS = 3
+FILL_SEEDS = 5
 
 
 def run(nodes: int, events: int, seed: int, out: Callable[[str], None]) -> dict[str, dict[str, float]]:
