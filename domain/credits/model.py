@@ -12,6 +12,7 @@ import calendar
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
+from functools import lru_cache
 from uuid import UUID, uuid5
 
 from domain.common.money import MicroCredits, micro_to_credits_str
@@ -79,6 +80,7 @@ def _owner_rule(kind: AccountKind) -> str:
     return "has no owner" if kind in OWNERLESS_KINDS else "needs an owner id"
 
 
+@lru_cache(maxsize=1 << 16)
 def account_id(kind: AccountKind, owner_id: UUID | None) -> UUID:
     return uuid5(_ACCOUNT_NAMESPACE, f"{kind.value}:{owner_id or ''}")
 

@@ -182,3 +182,25 @@ async def test_concurrent_holds_never_reserve_more_than_the_wallet(pg_engine: As
     balance = (await ledger.balances([wallet]))[wallet]
     assert sum(reserved) == balance.held_micro == 14 * 7 * C  # 14 × 7 ≤ 100 < 15 × 7
     assert balance.available_micro == 2 * C
+
+
+async def test_a_dropped_connection_is_retried_without_a_pre_ping(database_url: str):
+    from infra.credits.sql import make_ledger_engine
+
+    engine = make_ledger_engine(database_url, pool_size=1, max_overflow=0)
+    try:
+        ledger = SqlLedger(engine)
+        w = await funded(engine, ledger, wallet_credits=10)
+        async with engine.connect() as conn:
+            pid = (await conn.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+        async with engine.connect() as conn:  # the pool's only connection, now killed
+            other = make_ledger_engine(database_url, pool_size=1, max_overflow=0)
+            async with other.connect() as killer:
+                await killer.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+            await other.dispose()
+        result = await ledger.post(charge(w, f"{w.org}-after-kill", C))
+        assert not result.replayed and ledger.tx.retries == 1
+        wallet = AccountRef.user(w.alice)
+        assert (await ledger.balances([wallet]))[wallet].balance_micro == 9 * C
+    finally:
+        await engine.dispose()
