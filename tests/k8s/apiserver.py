@@ -384,8 +384,8 @@ class KubeApiServer:
 
         config = Configuration(host=self.url)
         if token:
-            config.api_key = {"authorization": token}
-            config.api_key_prefix = {"authorization": "Bearer"}
+            config.api_key = {"BearerToken": token}
+            config.api_key_prefix = {"BearerToken": "Bearer"}
         return config
 
     def write_kubeconfig(self, path: Path, token: str = "test-token", user: str = "test") -> Path:

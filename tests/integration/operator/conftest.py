@@ -199,9 +199,9 @@ class OperatorFactory:
         values.update(over)
         return OperatorSettings(**values)
 
-    async def start(self, identity: str = "op-a", **over: Any) -> Operator:
+    async def start(self, identity: str = "op-a", *, token: str | None = None, **over: Any) -> Operator:
         settings = self.settings(identity, **over)
-        api_client = ApiClient(self.api.configuration())
+        api_client = ApiClient(self.api.configuration(token=token))
         callbacks = CallbackClient(self.receiver.url, CallbackSigner(CLUSTER, self.signing_key))
         operator = Operator(settings, api_client, callbacks)
         operator.controller._backoff_base = 0.05  # keep retries fast in tests

@@ -403,3 +403,25 @@ async def test_inventory_is_reported_with_stale_resources_and_on_change(
     await eventually(lambda: len(receiver.inventories()) >= 2, message="inventory on change")
     latest = {n["name"]: n for n in receiver.inventories()[-1]["nodes"]}
     assert latest["ex-1"]["staleResources"] == []
+
+
+async def test_only_the_operators_account_may_create_session_pods(
+    cluster: KubeApiServer,
+    kube_client: client.ApiClient,
+    operators: OperatorFactory,
+    kubelet: Kubelet,
+    receiver: Receiver,
+) -> None:
+    from tests.k8s.admission import policy_hook
+
+    cluster.admission.append(policy_hook())
+    cluster.tokens["operator-token"] = "system:serviceaccount:gshare-system:gshare-operator"
+    await operators.start(token="operator-token")
+    await apply_session(kube_client, session("s-guarded", GPU_REQUESTS["mig"]))
+    await eventually(lambda: "Running" in receiver.phases("s-guarded"))
+
+    pushed = {"metadata": {"name": "pushed"}, "spec": {"containers": [{"name": "x", "image": "busybox"}]}}
+    with pytest.raises(client.ApiException) as info:
+        await client.CoreV1Api(kube_client).create_namespaced_pod(NS, pushed)
+    assert info.value.status == 403
+    await client.CoreV1Api(kube_client).create_namespaced_pod("default", pushed)

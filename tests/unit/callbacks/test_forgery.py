@@ -138,9 +138,7 @@ async def test_es256_header_on_an_ed25519_cluster_is_refused(env: Env) -> None:
 
 
 async def test_wrong_key_is_refused(env: Env) -> None:
-    await refused(
-        env, ed_token(Ed25519PrivateKey.generate(), claims()), CallbackErrorCode.BAD_SIGNATURE
-    )
+    await refused(env, ed_token(Ed25519PrivateKey.generate(), claims()), CallbackErrorCode.BAD_SIGNATURE)
 
 
 async def test_tampered_claims_are_refused(env: Env) -> None:
@@ -151,9 +149,7 @@ async def test_tampered_claims_are_refused(env: Env) -> None:
 
 @pytest.mark.parametrize("claim", ["exp", "aud", "iat", "jti", "body_sha256"])
 async def test_missing_claim_is_refused(env: Env, claim: str) -> None:
-    await refused(
-        env, ed_token(env.alpha, claims(**{claim: None})), CallbackErrorCode.MISSING_CLAIM
-    )
+    await refused(env, ed_token(env.alpha, claims(**{claim: None})), CallbackErrorCode.MISSING_CLAIM)
 
 
 async def test_missing_iss_is_refused(env: Env) -> None:
@@ -227,9 +223,7 @@ async def test_unknown_cluster_is_refused(env: Env) -> None:
 
 async def test_key_supplied_in_the_header_is_refused(env: Env) -> None:
     attacker = Ed25519PrivateKey.generate()
-    raw = attacker.public_key().public_bytes(
-        serialization.Encoding.Raw, serialization.PublicFormat.Raw
-    )
+    raw = attacker.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     jwk = {"kty": "OKP", "crv": "Ed25519", "x": b64(raw)}
     await refused(env, ed_token(attacker, claims(), jwk=jwk), CallbackErrorCode.HEADER_KEY_REFUSED)
 
