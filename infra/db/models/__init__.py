@@ -4,6 +4,7 @@ from infra.db.models import (  # noqa: F401
     audit,
     catalog,
     credits,
+    operations,
     policies,
     tenancy,
 )

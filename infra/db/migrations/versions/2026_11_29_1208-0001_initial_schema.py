@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-29 11:55:45.481576
+Create Date: 2026-11-29 12:08:57.723089
 """
 
 from collections.abc import Sequence
@@ -72,6 +72,26 @@ def upgrade() -> None:
     sa.UniqueConstraint('name', name=op.f('uq_organizations_name')),
     sa.UniqueConstraint('slug', name=op.f('uq_organizations_slug'))
     )
+    op.create_table('periodic_runs',
+    sa.Column('job', sa.String(length=100), nullable=False),
+    sa.Column('period_start', postgresql.TIMESTAMP(timezone=True), nullable=False),
+    sa.Column('period_end', postgresql.TIMESTAMP(timezone=True), nullable=False),
+    sa.Column('outcome', sa.String(length=16), nullable=False),
+    sa.Column('claimed_at', postgresql.TIMESTAMP(timezone=True), nullable=False),
+    sa.Column('claimed_by', sa.String(length=200), nullable=False),
+    sa.Column('enqueued_at', postgresql.TIMESTAMP(timezone=True), nullable=True),
+    sa.Column('started_at', postgresql.TIMESTAMP(timezone=True), nullable=True),
+    sa.Column('finished_at', postgresql.TIMESTAMP(timezone=True), nullable=True),
+    sa.Column('attempts', sa.Integer(), server_default='0', nullable=False),
+    sa.Column('error', sa.Text(), nullable=True),
+    sa.Column('summary', sa.Text(), nullable=True),
+    sa.CheckConstraint("outcome IN ('pending','running','succeeded','failed','coalesced')", name=op.f('ck_periodic_runs_outcome')),
+    sa.CheckConstraint('attempts >= 0', name=op.f('ck_periodic_runs_attempts')),
+    sa.CheckConstraint('period_end > period_start', name=op.f('ck_periodic_runs_period')),
+    sa.PrimaryKeyConstraint('job', 'period_start', name=op.f('pk_periodic_runs'))
+    )
+    op.create_index('ix_periodic_runs_job_started', 'periodic_runs', ['job', 'started_at'], unique=False)
+    op.create_index('ix_periodic_runs_unenqueued', 'periodic_runs', ['job', 'period_start'], unique=False, postgresql_where='enqueued_at IS NULL')
     op.create_table('presets',
     sa.Column('id', sa.Uuid(), nullable=False),
     sa.Column('name', sa.String(length=100), nullable=False),
@@ -424,6 +444,9 @@ def downgrade() -> None:
     op.drop_index(op.f('ix_groups_organization_id'), table_name='groups')
     op.drop_table('groups')
     op.drop_table('presets')
+    op.drop_index('ix_periodic_runs_unenqueued', table_name='periodic_runs', postgresql_where='enqueued_at IS NULL')
+    op.drop_index('ix_periodic_runs_job_started', table_name='periodic_runs')
+    op.drop_table('periodic_runs')
     op.drop_table('organizations')
     op.drop_table('offerings')
     op.drop_index(op.f('ix_audit_log_target_id'), table_name='audit_log')
