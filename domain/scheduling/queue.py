@@ -1,5 +1,7 @@
 """The wait queue: one per offering, ordered by priority (higher first) then arrival.
 
+Requests are expected to have been offered to `Scheduler.place` once on arrival (which
+counts them in the policies' request mix); `drain` retries them without counting again.
 When capacity frees, `drain` admits the head first. If the head still does not fit, it gets a
 *reservation*: the node closest to fitting it (the one that will, as its tenants leave, be
 the first able to take it). Requests behind the head are admitted (backfilled) only on other
@@ -137,7 +139,7 @@ class GpuQueue:
             reserved: frozenset[str] = frozenset()
             for entry in self.entries(name):
                 if blocked is None:
-                    allocation = scheduler.place(entry.request)
+                    allocation = scheduler.place(entry.request, observe=False)
                     if allocation is None:
                         blocked = entry
                         reserved = scheduler.reservation(entry.request)

@@ -207,22 +207,32 @@ class Scheduler:
         candidate = self._choose(request, exclude_nodes, only_nodes)
         return None if candidate is None else self._placement(request, candidate)
 
-    def place(self, request: GpuRequest) -> Allocation | None:
-        """Decide and take. None means nothing fits now (the caller queues the request)."""
+    def place(self, request: GpuRequest, *, observe: bool = True) -> Allocation | None:
+        """Decide and take. None means nothing fits now (the caller queues the request).
+
+        `observe` tells the clusters' policies about the request (the fragmentation-aware
+        policy learns the request mix from it); pass False when retrying a request that was
+        already observed on arrival, as the queue does, so retries do not skew the mix."""
         if request.workload_id in self._allocations:
             raise SchedulingError(
                 SchedulingErrorCode.WORKLOAD_ALREADY_PLACED,
                 f"workload {request.workload_id} is already placed",
                 "workload_id",
             )
-        for cluster in self._clusters_for(request):
-            self._policies[cluster.id].observe(request)
+        request.validate()
+        if observe:
+            self.observe(request)
         placement = self.find(request)
         if placement is None:
             return None
         allocation = Allocation(request, placement)
         self._take(allocation)
         return allocation
+
+    def observe(self, request: GpuRequest) -> None:
+        """Count a request in the request mix of every cluster it may use."""
+        for cluster in self._clusters_for(request):
+            self._policies[cluster.id].observe(request)
 
     def apply(self, allocation: Allocation) -> None:
         """Take exactly what an allocation names (e.g. one loaded from the database).
