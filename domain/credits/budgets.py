@@ -9,6 +9,7 @@ from uuid import UUID
 
 from domain.common.errors import InvalidValueError
 from domain.common.money import MicroCredits, micro_to_credits_str
+from domain.credits.errors import BudgetExceededError
 from domain.credits.model import Period
 
 
@@ -104,6 +105,11 @@ class BudgetGateResult:
     @property
     def message(self) -> str:
         return self.refusal.message() if self.refusal else ""
+
+    def raise_if_refused(self) -> None:
+        """For drivers that want the refusal as the typed BUDGET_EXCEEDED error."""
+        if self.refusal is not None:
+            raise BudgetExceededError(self.refusal.message(), self.refusal.limit_micro, self.refusal.spent_micro)
 
 
 def gate(statuses: tuple[BudgetStatus, ...]) -> BudgetGateResult:

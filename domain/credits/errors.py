@@ -59,3 +59,12 @@ class NotAPersonalWalletError(DomainError):
 class HoldClosedError(DomainError):
     def __init__(self, status: str) -> None:
         super().__init__(CreditsErrorCode.HOLD_CLOSED, f"the hold is already {status}", "holdId")
+
+
+class BudgetExceededError(DomainError):
+    """A `block` budget on the requester's scope chain has reached its limit."""
+
+    def __init__(self, message: str, limit_micro: int, spent_micro: int) -> None:
+        super().__init__(CreditsErrorCode.BUDGET_EXCEEDED, message, None)
+        self.limit_micro = limit_micro
+        self.spent_micro = spent_micro

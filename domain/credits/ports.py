@@ -15,7 +15,7 @@ from typing import Protocol
 from uuid import UUID
 
 from domain.common.money import MicroCredits
-from domain.credits.budgets import Budget, BudgetScope
+from domain.credits.budgets import Budget, BudgetScope, BudgetScopeKind
 from domain.credits.model import (
     AccountRef,
     Balance,
@@ -82,6 +82,12 @@ class Ledger(Protocol):
         """Charges attributed to the scope (an org's includes its groups' and users')."""
         ...
 
+    async def spend_by(
+        self, scope: BudgetScope, since: datetime, until: datetime, by: BudgetScopeKind
+    ) -> Mapping[UUID, MicroCredits]:
+        """The scope's charges split by group or by user (usage-by-scope summaries)."""
+        ...
+
 
 class RefillSchedules(Protocol):
     async def add(self, schedule: RefillSchedule) -> None: ...
@@ -113,6 +119,8 @@ class BudgetRepository(Protocol):
     async def for_scopes(self, scopes: Sequence[BudgetScope]) -> Sequence[Budget]: ...
 
     async def delete(self, budget_id: UUID) -> bool: ...
+
+    async def all(self) -> Sequence[Budget]: ...
 
 
 class Directory(Protocol):

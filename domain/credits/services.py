@@ -663,6 +663,12 @@ async def scope_spend(
     until: datetime,
 ) -> MicroCredits:
     """Usage-by-scope summary: charges in [since, until) including descendants."""
+    await _require_scope_view(actor, directory, scope)
+    return await ledger.spend(scope, since, until)
+
+
+async def _require_scope_view(actor: Actor, directory: Directory, scope: BudgetScope) -> None:
+    """Whoever may see the scope's account may see its spend."""
     kind = {
         BudgetScopeKind.ORGANIZATION: AccountKind.ORGANIZATION,
         BudgetScopeKind.GROUP: AccountKind.GROUP,
@@ -670,4 +676,50 @@ async def scope_spend(
     }[scope.kind]
     if not await can_view_account(actor, directory, AccountRef(kind, scope.id)):
         raise NotFoundError("scope", "scope")
-    return await ledger.spend(scope, since, until)
+
+
+_FINER = {
+    BudgetScopeKind.ORGANIZATION: (BudgetScopeKind.GROUP, BudgetScopeKind.USER),
+    BudgetScopeKind.GROUP: (BudgetScopeKind.USER,),
+    BudgetScopeKind.USER: (),
+}
+
+
+async def spend_breakdown(
+    actor: Actor,
+    ledger: Ledger,
+    directory: Directory,
+    scope: BudgetScope,
+    since: datetime,
+    until: datetime,
+    by: BudgetScopeKind,
+) -> Mapping[UUID, MicroCredits]:
+    """Usage-by-scope summary split one level finer: an org's spend per group or per user, a
+    group's per user. Same visibility as `scope_spend`."""
+    if by not in _FINER[scope.kind]:
+        raise InvalidTransferError(f"a {scope.kind} cannot be split by {by}", "by")
+    await _require_scope_view(actor, directory, scope)
+    return await ledger.spend_by(scope, since, until, by)
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetAlert:
+    status: BudgetStatus
+    threshold: int
+
+    @property
+    def key(self) -> str:
+        """Deduplication key for the notification (one per budget, period and threshold)."""
+        start = self.status.period_start
+        return f"budget-alert:{self.status.budget.id}:{start:%Y%m%d}:{self.threshold}"
+
+
+async def budget_alerts(budgets: BudgetRepository, ledger: Ledger, now: datetime) -> list[BudgetAlert]:
+    """Every crossed threshold of every budget in its current period (budget roll-up worker).
+    Deliver each alert at most once by its `key`; crossing is monotonic within a period."""
+    alerts: list[BudgetAlert] = []
+    for budget in await budgets.all():
+        start, end = period_bounds(budget.period, now)
+        status = BudgetStatus(budget, str(budget.scope.id), start, end, await ledger.spend(budget.scope, start, end))
+        alerts.extend(BudgetAlert(status, t) for t in status.crossed_thresholds)
+    return alerts

@@ -20,7 +20,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.common.errors import DomainError, InvalidValueError
-from domain.policies.errors import PolicyErrorCode
+from domain.policies.errors import PolicyErrorCode, PolicyLimitError
 
 
 class PolicyScopeKind(StrEnum):
@@ -232,6 +232,11 @@ class PolicyDecision:
     @property
     def allowed(self) -> bool:
         return self.refusal is None
+
+    def raise_if_refused(self) -> None:
+        r = self.refusal
+        if r is not None:
+            raise PolicyLimitError(r.code, r.message, r.field, r.limit, r.used, r.requested)
 
 
 def resolve(chain: ScopeChain, policies: Mapping[PolicyScope, ResourcePolicy]) -> EffectivePolicy:

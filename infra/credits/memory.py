@@ -39,6 +39,12 @@ from domain.credits.ports import TransferQuery
 from domain.credits.refills import RefillSchedule
 from domain.policies.model import PolicyScope, ResourcePolicy, Usage
 
+_ATTR = {
+    BudgetScopeKind.ORGANIZATION: "organization_id",
+    BudgetScopeKind.GROUP: "group_id",
+    BudgetScopeKind.USER: "user_id",
+}
+
 
 class InMemoryLedger:
     def __init__(self) -> None:
@@ -205,11 +211,7 @@ class InMemoryLedger:
         return self.holds.get(hold_id)
 
     async def spend(self, scope: BudgetScope, since: datetime, until: datetime) -> MicroCredits:
-        attr = {
-            BudgetScopeKind.ORGANIZATION: "organization_id",
-            BudgetScopeKind.GROUP: "group_id",
-            BudgetScopeKind.USER: "user_id",
-        }[scope.kind]
+        attr = _ATTR[scope.kind]
         return sum(
             t.amount_micro
             for _, t in self.transfers
@@ -217,6 +219,22 @@ class InMemoryLedger:
             and getattr(t.attribution, attr) == scope.id
             and since <= t.created_at < until
         )
+
+    async def spend_by(
+        self, scope: BudgetScope, since: datetime, until: datetime, by: BudgetScopeKind
+    ) -> Mapping[UUID, MicroCredits]:
+        attr = _ATTR[scope.kind]
+        out: dict[UUID, int] = {}
+        for _, t in self.transfers:
+            key = getattr(t.attribution, _ATTR[by])
+            if (
+                t.kind is TransferKind.CHARGE
+                and getattr(t.attribution, attr) == scope.id
+                and since <= t.created_at < until
+                and key is not None
+            ):
+                out[key] = out.get(key, 0) + t.amount_micro
+        return out
 
     # -- audit helpers (tests) --------------------------------------------------------------
 
@@ -279,6 +297,9 @@ class InMemoryBudgets:
 
     async def delete(self, budget_id: UUID) -> bool:
         return self.budgets.pop(budget_id, None) is not None
+
+    async def all(self) -> Sequence[Budget]:
+        return list(self.budgets.values())
 
 
 class InMemoryPolicies:

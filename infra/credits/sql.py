@@ -372,6 +372,22 @@ _LOCK_HOLD = _HOLD_BY_ID.with_for_update()
 _HOLD_BY_KEY = select(H).where(H.c.idempotency_key == bindparam("key"))
 
 
+_ATTRIBUTION = {
+    BudgetScopeKind.ORGANIZATION: T.c.organization_id,
+    BudgetScopeKind.GROUP: T.c.group_id,
+    BudgetScopeKind.USER: T.c.user_id,
+}
+
+
+def _charges_of(scope: BudgetScope, since: datetime, until: datetime) -> list[Any]:
+    return [
+        T.c.kind == TransferKind.CHARGE.value,
+        _ATTRIBUTION[scope.kind] == scope.id,
+        T.c.created_at >= since,
+        T.c.created_at < until,
+    ]
+
+
 class SqlLedger:
     """The `Ledger` port over PostgreSQL. Construct with an AsyncEngine (`make_engine(url)`);
     `isolation_level="SERIALIZABLE"` is supported (retries on 40001)."""
@@ -622,19 +638,21 @@ class SqlLedger:
         return None if row is None else _hold_from_row(row)
 
     async def spend(self, scope: BudgetScope, since: datetime, until: datetime) -> MicroCredits:
-        column = {
-            BudgetScopeKind.ORGANIZATION: T.c.organization_id,
-            BudgetScopeKind.GROUP: T.c.group_id,
-            BudgetScopeKind.USER: T.c.user_id,
-        }[scope.kind]
-        stmt = select(func.coalesce(func.sum(T.c.amount_micro), 0)).where(
-            T.c.kind == TransferKind.CHARGE.value,
-            column == scope.id,
-            T.c.created_at >= since,
-            T.c.created_at < until,
-        )
+        stmt = select(func.coalesce(func.sum(T.c.amount_micro), 0)).where(*_charges_of(scope, since, until))
         async with self.tx.engine.connect() as conn:
             return int((await conn.execute(stmt)).scalar_one())
+
+    async def spend_by(
+        self, scope: BudgetScope, since: datetime, until: datetime, by: BudgetScopeKind
+    ) -> Mapping[UUID, MicroCredits]:
+        column = _ATTRIBUTION[by]
+        stmt = (
+            select(column, func.sum(T.c.amount_micro))
+            .where(*_charges_of(scope, since, until), column.is_not(None))
+            .group_by(column)
+        )
+        async with self.tx.engine.connect() as conn:
+            return {row[0]: int(row[1]) for row in await conn.execute(stmt)}
 
     async def total(self) -> int:
         """Sum of every cached balance: always 0 (tests and audits)."""
@@ -815,6 +833,11 @@ class SqlBudgets:
             return bool((await conn.execute(delete(B).where(B.c.id == budget_id))).rowcount)
 
         return await self.tx.run(go)
+
+    async def all(self) -> Sequence[Budget]:
+        async with self.tx.engine.connect() as conn:
+            rows = (await conn.execute(select(B).order_by(B.c.created_at))).all()
+        return [_budget_from_row(r) for r in rows]
 
 
 # ------------------------------------------------------------------------------- policies

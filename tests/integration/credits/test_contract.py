@@ -232,8 +232,20 @@ async def test_budgets_and_spend(adapters: Adapters):
     assert await a.ledger.spend(BudgetScope(BudgetScopeKind.ORGANIZATION, w.org), start, end) == 60 * C
     assert await a.ledger.spend(BudgetScope(BudgetScopeKind.USER, w.alice), start, end) == 25 * C
     assert await a.ledger.spend(scope, end, end + timedelta(days=30)) == 0
+    org = BudgetScope(BudgetScopeKind.ORGANIZATION, w.org)
+    by_user = await svc.spend_breakdown(w.org_admin, a.ledger, a.directory, org, start, end, BudgetScopeKind.USER)
+    assert by_user == {w.alice: 25 * C, w.bob: 35 * C}
+    by_group = await svc.spend_breakdown(w.org_admin, a.ledger, a.directory, org, start, end, BudgetScopeKind.GROUP)
+    assert by_group == {w.group: 60 * C}
+    with pytest.raises(DomainError):
+        await svc.spend_breakdown(w.member(), a.ledger, a.directory, org, start, end, BudgetScopeKind.USER)
     gate = await svc.evaluate_budget_gate(a.budgets, a.ledger, w.chain(), w.clock.now())
     assert not gate.allowed and gate.refusal is not None and gate.refusal.spent_micro == 60 * C
+    with pytest.raises(DomainError) as err:
+        gate.raise_if_refused()
+    assert err.value.code == CreditsErrorCode.BUDGET_EXCEEDED
+    alerts = [x for x in await svc.budget_alerts(a.budgets, a.ledger, w.clock.now()) if x.status.budget.id == first.id]
+    assert [(x.threshold, x.key.endswith(":20260601:80")) for x in alerts] == [(80, True)]
     await svc.delete_budget(w.org_admin, a.budgets, a.directory, first.id)
     assert (await svc.evaluate_budget_gate(a.budgets, a.ledger, w.chain(), w.clock.now())).allowed
 

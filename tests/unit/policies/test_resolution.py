@@ -71,6 +71,9 @@ async def test_group_aggregate_gpu_cap_refuses_even_when_the_user_cap_allows(w: 
     assert (refusal.scope, refusal.field, refusal.model) == (group, "model_caps", "A100")
     assert (refusal.limit, refusal.used, refusal.requested) == (4, Fraction(15, 4), Fraction(1, 2))
     assert refusal.message == "group ML-Lab uses 3.75 of 4 A100 cards; this asks 0.5"
+    with pytest.raises(DomainError) as err:
+        decision.raise_if_refused()
+    assert err.value.code == PolicyErrorCode.POLICY_LIMIT_EXCEEDED and err.value.field == "model_caps"
     # a quarter card still fits the group
     ok = await svc.check_policy_limits(policies, usage, w.chain(), ResourceRequest(Fraction(1, 4), "A100"))
     assert ok.allowed
