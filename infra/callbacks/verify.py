@@ -195,9 +195,7 @@ class CallbackVerifier:
             raise CallbackRejected(CallbackErrorCode.MALFORMED, "expected a bearer token")
         return await self.verify(token.strip(), body, expected_cluster=expected_cluster)
 
-    async def verify(
-        self, token: str, body: bytes, *, expected_cluster: str | None = None
-    ) -> VerifiedCallback:
+    async def verify(self, token: str, body: bytes, *, expected_cluster: str | None = None) -> VerifiedCallback:
         """Check `token` for `body`; return the proven cluster id or raise `CallbackRejected`.
 
         `expected_cluster`, when the caller already knows which cluster the request must come
@@ -207,17 +205,13 @@ class CallbackVerifier:
         await self._remember(verified)
         return verified
 
-    async def _check(
-        self, token: str, body: bytes, expected_cluster: str | None
-    ) -> VerifiedCallback:
+    async def _check(self, token: str, body: bytes, expected_cluster: str | None) -> VerifiedCallback:
         """Everything but the replay check, which must come last."""
         header, claims, signing_input, signature = _split(token)
 
         alg = header.get("alg")
         if not isinstance(alg, str) or alg not in self._algorithms:
-            raise CallbackRejected(
-                CallbackErrorCode.ALGORITHM_NOT_ALLOWED, f"algorithm {alg!r} is not accepted"
-            )
+            raise CallbackRejected(CallbackErrorCode.ALGORITHM_NOT_ALLOWED, f"algorithm {alg!r} is not accepted")
         carried = _REFUSED_HEADER_PARAMS.intersection(header)
         if carried:
             raise CallbackRejected(
@@ -230,9 +224,7 @@ class CallbackVerifier:
             raise CallbackRejected(CallbackErrorCode.MISSING_CLAIM, "iss is required", "iss")
         key = await self._keys.public_key_for(issuer)
         if key is None:
-            raise CallbackRejected(
-                CallbackErrorCode.UNKNOWN_CLUSTER, f"no callback key for cluster {issuer!r}", "iss"
-            )
+            raise CallbackRejected(CallbackErrorCode.UNKNOWN_CLUSTER, f"no callback key for cluster {issuer!r}", "iss")
         _verify_signature(alg, key, signing_input, signature)
 
         # Only now are the claims trustworthy.
@@ -254,18 +246,12 @@ class CallbackVerifier:
             )
         jti = claims.get("jti")
         if not isinstance(jti, str) or not 16 <= len(jti) <= 128:
-            raise CallbackRejected(
-                CallbackErrorCode.MISSING_CLAIM, "jti (16-128 characters) is required", "jti"
-            )
+            raise CallbackRejected(CallbackErrorCode.MISSING_CLAIM, "jti (16-128 characters) is required", "jti")
         claimed_hash = claims.get(BODY_HASH_CLAIM)
         if not isinstance(claimed_hash, str):
-            raise CallbackRejected(
-                CallbackErrorCode.MISSING_CLAIM, f"{BODY_HASH_CLAIM} is required", BODY_HASH_CLAIM
-            )
+            raise CallbackRejected(CallbackErrorCode.MISSING_CLAIM, f"{BODY_HASH_CLAIM} is required", BODY_HASH_CLAIM)
         if not hmac.compare_digest(claimed_hash.encode(), body_hash(body).encode()):
-            raise CallbackRejected(
-                CallbackErrorCode.BODY_MISMATCH, "token was not issued for this body"
-            )
+            raise CallbackRejected(CallbackErrorCode.BODY_MISMATCH, "token was not issued for this body")
         if expected_cluster is not None and expected_cluster != issuer:
             raise CallbackRejected(
                 CallbackErrorCode.CLUSTER_MISMATCH,
@@ -275,9 +261,7 @@ class CallbackVerifier:
         return VerifiedCallback(cluster_id=issuer, jti=jti, issued_at=iat, expires_at=exp)
 
     async def _remember(self, verified: VerifiedCallback) -> None:
-        if not await self._replay.remember(
-            verified.cluster_id, verified.jti, verified.expires_at + self._leeway
-        ):
+        if not await self._replay.remember(verified.cluster_id, verified.jti, verified.expires_at + self._leeway):
             raise CallbackRejected(CallbackErrorCode.REPLAYED, "token was already used", "jti")
 
     async def verify_report(
@@ -309,9 +293,7 @@ class CallbackVerifier:
             raise CallbackRejected(CallbackErrorCode.MISSING_CLAIM, "aud is required", "aud")
         audiences = aud if isinstance(aud, list) else [aud]
         if self._audience not in audiences:
-            raise CallbackRejected(
-                CallbackErrorCode.WRONG_AUDIENCE, f"token is not for {self._audience!r}", "aud"
-            )
+            raise CallbackRejected(CallbackErrorCode.WRONG_AUDIENCE, f"token is not for {self._audience!r}", "aud")
 
 
 def _b64url_encode(raw: bytes) -> str:
@@ -348,17 +330,11 @@ def _verify_signature(alg: str, key: PublicKey, signing_input: bytes, signature:
     try:
         if alg == "EdDSA":
             if not isinstance(key, Ed25519PublicKey):
-                raise CallbackRejected(
-                    CallbackErrorCode.KEY_MISMATCH, "cluster key is not an Ed25519 key"
-                )
+                raise CallbackRejected(CallbackErrorCode.KEY_MISMATCH, "cluster key is not an Ed25519 key")
             key.verify(signature, signing_input)
         elif alg == "ES256":
-            if not isinstance(key, ec.EllipticCurvePublicKey) or not isinstance(
-                key.curve, ec.SECP256R1
-            ):
-                raise CallbackRejected(
-                    CallbackErrorCode.KEY_MISMATCH, "cluster key is not a P-256 key"
-                )
+            if not isinstance(key, ec.EllipticCurvePublicKey) or not isinstance(key.curve, ec.SECP256R1):
+                raise CallbackRejected(CallbackErrorCode.KEY_MISMATCH, "cluster key is not a P-256 key")
             if len(signature) != 64:
                 raise InvalidSignature
             r = int.from_bytes(signature[:32], "big")
@@ -367,9 +343,7 @@ def _verify_signature(alg: str, key: PublicKey, signing_input: bytes, signature:
         else:  # pragma: no cover - the allow-list is checked before
             raise CallbackRejected(CallbackErrorCode.ALGORITHM_NOT_ALLOWED, alg)
     except InvalidSignature as exc:
-        raise CallbackRejected(
-            CallbackErrorCode.BAD_SIGNATURE, "signature does not match the cluster's key"
-        ) from exc
+        raise CallbackRejected(CallbackErrorCode.BAD_SIGNATURE, "signature does not match the cluster's key") from exc
 
 
 def _int_claim(claims: Mapping[str, Any], name: str) -> int:

@@ -136,7 +136,7 @@ def endpoint_urls(cr: JSON, settings: ChildSettings) -> list[JSON]:
 def desired_secret(cr: JSON, settings: ChildSettings, token: str | None = None) -> JSON:
     """The access secret. The token is generated once; later reconciles keep the stored one."""
     spec = cr["spec"]
-    data = {"token": token or secrets.token_urlsafe(32)}
+    data: dict[str, str] = {"token": token or secrets.token_urlsafe(32)}
     keys = spec.get("sshAuthorizedKeys") or []
     if keys:
         data["authorized_keys"] = "\n".join(keys) + "\n"
@@ -244,7 +244,7 @@ def desired_pod(cr: JSON, settings: ChildSettings) -> JSON:
     if uid < 1:
         raise InvalidSession("runAsUser must not be root")
 
-    env = [{"name": "GSHARE_SESSION_ID", "value": str(spec.get("sessionId", ""))}]
+    env: list[JSON] = [{"name": "GSHARE_SESSION_ID", "value": str(spec.get("sessionId", ""))}]
     env += [
         {"name": e["name"], "value": str(e.get("value", ""))}
         for e in spec.get("env") or []

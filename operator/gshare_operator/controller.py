@@ -95,7 +95,7 @@ class Controller:
         failures = self._failures.get(name, 0) + 1
         self._failures[name] = failures
         delay = min(self._backoff_cap, self._backoff_base * 2 ** (failures - 1))
-        return delay * random.uniform(0.8, 1.2)
+        return float(delay * random.uniform(0.8, 1.2))
 
     async def _worker(self) -> None:
         while True:
@@ -128,7 +128,11 @@ class Controller:
     # --- watches --------------------------------------------------------------------------
 
     async def _watch(
-        self, what: str, list_call: Callable[..., Awaitable[Any]], on_event: Callable[[dict], None], **kwargs: Any
+        self,
+        what: str,
+        list_call: Callable[..., Awaitable[Any]],
+        on_event: Callable[[dict[str, Any]], None],
+        **kwargs: Any,
     ) -> None:
         resource_version: str | None = None
         while True:
@@ -155,10 +159,10 @@ class Controller:
             finally:
                 await w.close()
 
-    def _on_session(self, obj: dict) -> None:
+    def _on_session(self, obj: dict[str, Any]) -> None:
         self.enqueue(obj["metadata"]["name"])
 
-    def _on_child(self, obj: dict) -> None:
+    def _on_child(self, obj: dict[str, Any]) -> None:
         owner = ((obj.get("metadata") or {}).get("labels") or {}).get(LABEL_SESSION)
         if owner:
             self.enqueue(owner)

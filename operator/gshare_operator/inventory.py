@@ -157,8 +157,10 @@ class InventoryReporter:
         self.sent = 0
 
     async def snapshot(self) -> JSON:
-        kwargs = {"label_selector": self._selector} if self._selector else {}
-        nodes = await self._core.list_node(**kwargs)
+        if self._selector:
+            nodes = await self._core.list_node(label_selector=self._selector)
+        else:
+            nodes = await self._core.list_node()
         raw = [self._api_client.sanitize_for_serialization(n) for n in nodes.items]
         return cluster_inventory(raw)
 

@@ -14,8 +14,9 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
+from typing import Any
 
 from kubernetes_asyncio import client
 from kubernetes_asyncio.client.exceptions import ApiException
@@ -23,8 +24,8 @@ from kubernetes_asyncio.client.exceptions import ApiException
 log = logging.getLogger(__name__)
 
 
-def _micro_time() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+def _micro_time() -> datetime:
+    return datetime.now(UTC)
 
 
 class LeaderElector:
@@ -55,7 +56,7 @@ class LeaderElector:
         self.is_leader = False
         self.transitions = 0
 
-    async def run(self, lead: Callable[[], Awaitable[None]]) -> None:
+    async def run(self, lead: Callable[[], Coroutine[Any, Any, None]]) -> None:
         """Campaign forever; run `lead()` while leading, cancel it when leadership is lost."""
         while True:
             await self._acquire()
@@ -118,7 +119,7 @@ class LeaderElector:
             except ApiException as create_exc:
                 log.debug("creating lease failed: %s", create_exc.status)
                 return False
-            self._observe((self.identity, now))
+            self._observe((self.identity, str(now)))
             return True
         except (TimeoutError, OSError) as exc:
             log.warning("reading lease failed: %r", exc)
@@ -149,7 +150,7 @@ class LeaderElector:
         except (TimeoutError, OSError) as exc:
             log.warning("updating lease failed: %r", exc)
             return False
-        self._observe((self.identity, now))
+        self._observe((self.identity, str(now)))
         return True
 
     def _observe(self, record: tuple[str | None, str | None]) -> None:
@@ -162,7 +163,7 @@ class LeaderElector:
             lease = await self._api.read_namespaced_lease(self.name, self.namespace)
             if lease.spec is None or lease.spec.holder_identity != self.identity:
                 return
-            lease.spec.holder_identity = None
+            lease.spec.holder_identity = None  # type: ignore[assignment]
             lease.spec.lease_duration_seconds = 1
             lease.spec.renew_time = _micro_time()
             await self._api.replace_namespaced_lease(self.name, self.namespace, lease)

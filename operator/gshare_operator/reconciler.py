@@ -377,19 +377,19 @@ class SessionReconciler:
             started = _fmt(start_time) if isinstance(start_time, datetime) else _fmt(self._clock())
         if started:
             status["startedAt"] = started
-        conditions = [
+        status_conditions = [
             self._condition(previous, "Ready", "True" if phase == "Running" else "False", reason, message, cr),
         ]
         if scheduled is not None:
-            conditions.append(
+            status_conditions.append(
                 self._condition(
                     previous, "Scheduled", scheduled["status"], scheduled["reason"], scheduled["message"], cr
                 )
             )
         reported = self._find_condition(previous, "Reported")
         if reported is not None:
-            conditions.append(reported)
-        status["conditions"] = conditions
+            status_conditions.append(reported)
+        status["conditions"] = status_conditions
         return status
 
     def _failed_status(self, cr: JSON, reason: str, message: str) -> JSON:

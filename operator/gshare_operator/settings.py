@@ -92,9 +92,11 @@ def load_settings(argv: Sequence[str] | None = None, environ: Mapping[str, str] 
             value = env[name]
         if value is not None:
             values[field] = value
-    for numeric, cast in (("inventory_interval", float), ("resync", float), ("workers", int)):
+    for numeric in ("inventory_interval", "resync"):
         if numeric in values:
-            values[numeric] = cast(values[numeric])  # type: ignore[operator]
+            values[numeric] = float(str(values[numeric]))
+    if "workers" in values:
+        values["workers"] = int(str(values["workers"]))
     if args.get("leader_election") is not None:
         values["leader_election"] = args["leader_election"]
     if not values.get("cluster_id"):
