@@ -73,6 +73,7 @@ from domain.policies.model import ScopeChain
 from domain.tenancy.model import Actor
 
 DEFAULT_HOLD_WINDOW_SECONDS = 3600
+MAX_CALLER_KEY_LENGTH = 120  # + the caller's id and the bulk member suffix stay under 200
 
 # ---------------------------------------------------------------------------- authorisation
 
@@ -152,7 +153,7 @@ async def allocate(
     """Move credits one level down, by an admin of the giver's scope."""
     request = TransferRequest(
         ids.new_id(),
-        idempotency_key,
+        caller_key(actor, idempotency_key),
         TransferKind.ALLOCATION,
         source,
         destination,
@@ -181,7 +182,7 @@ async def take_back(
     """Move credits one level up (`source` is the child), by an admin of the parent's scope."""
     request = TransferRequest(
         ids.new_id(),
-        idempotency_key,
+        caller_key(actor, idempotency_key),
         TransferKind.TAKE_BACK,
         source,
         destination,
@@ -192,6 +193,17 @@ async def take_back(
     )
     await _authorise_edge(actor, directory, destination, source)
     return await ledger.post(request)
+
+
+def caller_key(actor: Actor, key: str) -> str:
+    """Keys a person supplies live in that person's own namespace, so nobody can occupy a key
+    another caller (or a refill, or metering) will use. Replays come from the same caller."""
+    if not key or len(key) > MAX_CALLER_KEY_LENGTH:
+        raise InvalidTransferError(
+            f"an idempotency key of 1 to {MAX_CALLER_KEY_LENGTH} characters is required",
+            "idempotencyKey",
+        )
+    return f"{actor.user_id}:{key}"
 
 
 def member_key(bulk_key: str, user_id: UUID) -> str:
@@ -212,7 +224,7 @@ async def allocate_to_group_members(
 ) -> list[TransferResult]:
     """Give every member of the group `amount_micro` from the group's account, all or nothing.
 
-    Each member's transfer is keyed `<idempotency_key>/<user id>`, so replaying the bulk
+    Each member's transfer is keyed `<caller key>/<user id>`, so replaying the bulk
     operation (even after members joined) never pays anyone twice.
     """
     _require_writer(actor)
@@ -226,7 +238,7 @@ async def allocate_to_group_members(
     requests = [
         TransferRequest(
             ids.new_id(),
-            member_key(idempotency_key, user_id),
+            member_key(caller_key(actor, idempotency_key), user_id),
             TransferKind.ALLOCATION,
             group,
             AccountRef.user(user_id),

@@ -202,7 +202,7 @@ async def test_allocation_above_available_is_refused_and_moves_nothing(w: World,
     assert err.value.code == CreditsErrorCode.INSUFFICIENT_CREDITS
     assert "400" in err.value.message and "401" in err.value.message
     assert ledger.balance == before
-    assert "big" not in ledger.by_key
+    assert svc.caller_key(w.group_admin, "big") not in ledger.by_key
 
 
 async def test_edges_skip_no_level(w: World, ledger: InMemoryLedger):
@@ -262,7 +262,7 @@ async def test_bulk_allocation_pays_every_member_once(w: World, ledger: InMemory
     for user in (w.alice, w.bob, w.admin_user):
         assert await available(ledger, AccountRef.user(user)) == 10 * C
     assert {r.transfer.idempotency_key for r in results} == {
-        svc.member_key("bulk", u) for u in (w.alice, w.bob, w.admin_user)
+        svc.member_key(svc.caller_key(w.group_admin, "bulk"), u) for u in (w.alice, w.bob, w.admin_user)
     }
 
 
@@ -395,3 +395,14 @@ async def test_history_and_csv(w: World, ledger: InMemoryLedger):
     assert older[0][0] < rows[0][0]
     with pytest.raises(DomainError):
         await svc.ledger_history(w.member(w.bob), ledger, w.directory, TransferQuery(account=AccountRef.user(w.alice)))
+
+
+async def test_caller_keys_live_in_the_callers_namespace(w: World, ledger: InMemoryLedger):
+    await fund(w, ledger)
+    kw = dict(source=AccountRef.organization(w.org), destination=AccountRef.group(w.group), idempotency_key="same")
+    first = await svc.allocate(w.org_admin, **deps(w, ledger), amount_micro=C, **kw)
+    other = await svc.allocate(w.super_admin, **deps(w, ledger), amount_micro=2 * C, **kw)
+    assert not first.replayed and not other.replayed  # different callers, no collision
+    with pytest.raises(DomainError) as err:
+        await svc.allocate(w.org_admin, **deps(w, ledger), amount_micro=C, **{**kw, "idempotency_key": "k" * 121})
+    assert err.value.code == CreditsErrorCode.INVALID_TRANSFER

@@ -36,6 +36,8 @@ class World:
     alice: UUID = field(default_factory=uuid4)  # member of group
     bob: UUID = field(default_factory=uuid4)  # member of group
     carol: UUID = field(default_factory=uuid4)  # member of other_group
+    root_user: UUID = field(default_factory=uuid4)  # super_admin
+    org_admin_user: UUID = field(default_factory=uuid4)  # org_admin of org
     clock: FrozenClock = field(default_factory=FrozenClock)
     ids: UuidGenerator = field(default_factory=UuidGenerator)
     directory: InMemoryDirectory = field(default_factory=InMemoryDirectory)
@@ -51,11 +53,11 @@ class World:
 
     @property
     def super_admin(self) -> Actor:
-        return Actor(uuid4(), "root", is_super_admin=True)
+        return Actor(self.root_user, "root", is_super_admin=True)
 
     @property
     def org_admin(self) -> Actor:
-        return Actor(uuid4(), "orgadmin", org_admin_of=frozenset({self.org}))
+        return Actor(self.org_admin_user, "orgadmin", org_admin_of=frozenset({self.org}))
 
     @property
     def group_admin(self) -> Actor:
