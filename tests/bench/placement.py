@@ -292,10 +292,9 @@ def steady_rate(inventory: Inventory, seed: int, events: int, chunks: int = 3) -
     return best
 
 
-FILL_SEEDS = 5
-
-
-def run(nodes: int, events: int, seed: int, out: Callable[[str], None]) -> dict[str, dict[str, float]]:
+def run(
+    nodes: int, events: int, seed: int, out: Callable[[str], None], fill_seeds: int = 10
+) -> dict[str, dict[str, float]]:
     cards_per_node = 8
     trace = make_trace(events, seed)
     places = sum(1 for e in trace if e[0] == "place")
@@ -304,7 +303,7 @@ def run(nodes: int, events: int, seed: int, out: Callable[[str], None]) -> dict[
         f"(50 % HAMi A100, 15 % MIG H100, 15 % time-sliced A30, 20 % exclusive H100)"
     )
     out(f"trace: {len(trace)} events ({places} places, {len(trace) - places} releases)")
-    out(f"filling runs: {FILL_SEEDS} request streams, arrivals up to the cluster's GPU count")
+    out(f"filling runs: {fill_seeds} request streams, arrivals up to the cluster's GPU count")
     out("")
     out(
         f"{'policy':<20}{'decisions/s':>12}{'queued':>8}{'queued w/ room':>16}"
@@ -314,7 +313,7 @@ def run(nodes: int, events: int, seed: int, out: Callable[[str], None]) -> dict[
     for policy in POLICIES:
         inventory = build_inventory(nodes, cards_per_node, policy)
         r = replay(inventory, trace)
-        fills = [fill(inventory, seed + 1 + k) for k in range(FILL_SEEDS)]
+        fills = [fill(inventory, seed + 1 + k) for k in range(fill_seeds)]
         first = sum(f.share_at_first_failure for f in fills) / len(fills)
         refused = sum(f.refused_with_room for f in fills) / len(fills)
         unallocated = sum(f.unallocated for f in fills) / len(fills)
@@ -360,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     nodes = args.nodes or (40 if args.quick else 1000)
     events = args.events or (1000 if args.quick else 20_000)
-    run(nodes, events, args.seed, print)
+    run(nodes, events, args.seed, print, fill_seeds=3 if args.quick else 10)
     return 0
 
 

@@ -7,7 +7,7 @@ from tests.bench.placement import run
 
 def test_the_benchmark_runs_in_quick_mode() -> None:
     lines: list[str] = []
-    results = run(nodes=20, events=400, seed=3, out=lines.append)
+    results = run(nodes=20, events=400, seed=3, out=lines.append, fill_seeds=2)
     assert set(results) == {"first-fit", "best-fit", "fragmentation-aware", "scaling"}
     for policy in ("first-fit", "best-fit", "fragmentation-aware"):
         assert results[policy]["rate"] > 0
