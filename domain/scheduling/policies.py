@@ -37,7 +37,7 @@ class PlacementPolicy(Protocol):
 
     `allow_hami` / `allow_mig` say which fractional capacity the request may use (an admin
     may force one). `observe` is told of every request the cluster is asked to place, so a
-    policy can learn the request mix. A policy never mutates state.
+    policy can learn the request mix. A policy never changes the scheduler's state.
     """
 
     @property
