@@ -47,10 +47,18 @@ async def _serve(settings: Settings) -> int:
         print(f"gshare: {exc}", file=sys.stderr)
         return 2
     container = build_container(settings, url)
+    workers = None
     try:
         await ensure_bootstrap_admin(container)
         if settings.demo and settings.embedded:
             await seed_demo(container)
+        if not settings.redis_url:
+            # embedded default: the background actors and the periodic scheduler run in this
+            # process (dramatiq StubBroker + Worker); with Redis they run in `gshare worker`
+            from workers.runtime import WorkerRuntime, build_broker
+
+            workers = WorkerRuntime(container, build_broker(None), threads=2)
+            await workers.start()
         app = create_app(container)
         config = uvicorn.Config(
             app, host=settings.host, port=settings.port, log_level=settings.log_level, lifespan="on"
@@ -60,6 +68,8 @@ async def _serve(settings: Settings) -> int:
         print(f"gshare: serving on http://{settings.host}:{settings.port}/ ({mode}); GraphiQL at /graphql", flush=True)
         await server.serve()
     finally:
+        if workers is not None:
+            await workers.stop(timeout_seconds=10)
         await container.aclose()
     return 0
 
@@ -250,6 +260,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    _logging(settings.log_level)
     from workers.main import run_worker
 
     return run_worker(settings, processes=args.processes, threads=args.threads)

@@ -1,34 +1,102 @@
-"""Dramatiq actors. Each is idempotent (delivery is at least once) and thin: load, call a use
-case, commit. The container is built once per worker process from settings."""
+"""dramatiq actors. Each is idempotent (delivery is at least once) and thin: take the process's
+container, call a use case, record the outcome.
+
+Actors are declared on a broker by `declare_periodic_actors` when a runtime starts, not at
+import time, so importing this module neither picks a broker nor opens a connection. A
+periodic job's actor is named after the job and takes the period (ISO start and end) as its
+message, so (actor, period) is the idempotency key of every delivery.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
 import dramatiq
+
+from domain.operations.model import Period
+from domain.operations.services import JobBusy, run_period
+from infra.bootstrap import Container
+from infra.periodic.runs import SqlJobRuns
+from workers import metrics
+from workers.middleware import maybe_kill
+from workers.registry import PeriodicJob
 
 log = logging.getLogger(__name__)
 
 
-async def _purge_expired_login_sessions() -> int:
-    from infra.bootstrap import build_container
-    from infra.settings import Settings
-    from infra.startup import resolve_database
+@dataclass
+class ProcessContext:
+    """What the actors of this process share: one container, one run store."""
 
-    settings = Settings()
-    container = build_container(settings, await resolve_database(settings))
-    try:
-        async with container.uow() as uow:
-            removed = await uow.credentials.purge_expired_login_sessions(container.clock.now())
-            await uow.commit()
-        return removed
-    finally:
-        await container.aclose()
+    container: Container
+    runs: SqlJobRuns
 
 
-@dramatiq.actor(queue_name="housekeeping", max_retries=3)
-def purge_expired_login_sessions() -> None:
-    """Delete browser sessions past their expiry (idempotent: deleting twice removes nothing)."""
-    removed = asyncio.run(_purge_expired_login_sessions())
-    log.info("purged %d expired login sessions", removed)
+_context: ProcessContext | None = None
+
+
+def set_process_context(context: ProcessContext | None) -> None:
+    global _context
+    _context = context
+
+
+def process_context() -> ProcessContext:
+    if _context is None:
+        raise RuntimeError("no worker runtime is running in this process")
+    return _context
+
+
+def _periodic_actor_fn(job: PeriodicJob) -> Any:
+    async def run_periodic_job(period_start: str, period_end: str) -> None:
+        ctx = process_context()
+        period = Period(datetime.fromisoformat(period_start), datetime.fromisoformat(period_end))
+
+        async def work() -> str:
+            summary = await job.run(ctx.container)
+            maybe_kill("after_work", job.name)  # test-only fault injection; a no-op otherwise
+            return summary
+
+        try:
+            result = await run_period(ctx.runs, ctx.container.clock, job.definition, period, work)
+        except JobBusy:
+            metrics.PERIODIC_RUNS.labels(job.name, "busy").inc()
+            raise  # retried with backoff by the Retries middleware
+        except Exception:
+            metrics.PERIODIC_RUNS.labels(job.name, "failed").inc()
+            raise
+        if not result.ran:
+            metrics.PERIODIC_RUNS.labels(job.name, "duplicate").inc()
+            log.info("%s %s already succeeded: duplicate delivery ignored", job.name, period.key)
+            return
+        metrics.PERIODIC_RUNS.labels(job.name, "succeeded").inc()
+        metrics.PERIODIC_LAST_SUCCESS.labels(job.name).set(time.time())
+        log.info("%s %s attempt %s: %s", job.name, period.key, result.attempt, result.summary)
+
+    run_periodic_job.__qualname__ = run_periodic_job.__name__ = f"periodic_{job.name.replace('.', '_')}"
+    return run_periodic_job
+
+
+def declare_periodic_actors(
+    broker: dramatiq.Broker, jobs: Sequence[PeriodicJob]
+) -> dict[str, dramatiq.Actor[Any, Any]]:
+    return {
+        job.name: dramatiq.Actor(
+            _periodic_actor_fn(job),
+            broker=broker,
+            actor_name=job.name,
+            queue_name=job.queue,
+            priority=0,
+            options={
+                "max_retries": job.max_retries,
+                "min_backoff": 500,
+                "max_backoff": 30_000,
+                "time_limit": job.time_limit_seconds * 1000,
+            },
+        )
+        for job in jobs
+    }

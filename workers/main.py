@@ -1,18 +1,100 @@
-"""`gshare worker`: a dramatiq worker on the Redis broker running the actors in workers/."""
+"""`gshare worker`: one process consuming the Redis broker and running the periodic scheduler.
+
+Run as many as wanted (one per container/pod scales best; `--threads` sets the dramatiq worker
+threads of each). SIGTERM/SIGINT stop claiming periods, let running messages finish, and exit.
+Prometheus metrics are served on `GSHARE_WORKER_METRICS_PORT` (default 9464; 0 = off;
+`--processes N` supervises N child processes on ports PORT … PORT+N-1).
+"""
 
 from __future__ import annotations
 
-import sys
+import asyncio
+import logging
+import os
+import signal
+from datetime import timedelta
 
 from infra.settings import Settings
 
+log = logging.getLogger("gshare.worker")
 
-def run_worker(settings: Settings, *, processes: int, threads: int) -> int:
-    from dramatiq.cli import main as dramatiq_main
+METRICS_PORT_ENV = "GSHARE_WORKER_METRICS_PORT"
+DEFAULT_METRICS_PORT = 9464
 
-    from workers.broker import configure_broker
 
-    configure_broker(settings)
-    argv = ["dramatiq", "workers.actors", "--processes", str(processes), "--threads", str(threads)]
-    sys.argv = argv
-    return int(dramatiq_main() or 0)
+async def serve_worker(settings: Settings, *, threads: int, metrics_port: int | None) -> int:
+    from infra.bootstrap import build_container
+    from infra.startup import DatabaseBehind, resolve_database
+    from workers.runtime import WorkerRuntime, build_broker
+
+    assert settings.redis_url, "gshare worker needs a Redis broker"
+    try:
+        url = await resolve_database(settings)
+    except DatabaseBehind as exc:
+        log.error("%s", exc)
+        return 2
+    if metrics_port:
+        from prometheus_client import start_http_server
+
+        start_http_server(metrics_port, addr=os.environ.get("GSHARE_WORKER_METRICS_ADDR", "0.0.0.0"))  # noqa: S104
+        log.info("worker metrics on :%d/metrics", metrics_port)
+    container = build_container(settings, url)
+    runtime = WorkerRuntime(
+        container,
+        build_broker(settings.redis_url),
+        threads=threads,
+        tick_seconds=float(os.environ.get("GSHARE_WORKER_TICK_SECONDS", "1")),
+        sweep_seconds=float(os.environ.get("GSHARE_WORKER_SWEEP_SECONDS", "5")),
+        redeliver_after=timedelta(seconds=float(os.environ.get("GSHARE_WORKER_REDELIVER_AFTER_SECONDS", "120"))),
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await runtime.start()
+        print(f"gshare: worker {os.getpid()} running ({', '.join(runtime.actors)})", flush=True)
+        await stop.wait()
+        log.info("stopping")
+    finally:
+        await runtime.stop()
+        await container.aclose()
+    return 0
+
+
+def run_worker(settings: Settings, *, processes: int = 1, threads: int = 4) -> int:
+    """One worker in this process, or `processes` > 1 supervised child worker processes (each
+    its own broker connection, scheduler and metrics port: GSHARE_WORKER_METRICS_PORT + i)."""
+    port = int(os.environ.get(METRICS_PORT_ENV, DEFAULT_METRICS_PORT))
+    if processes <= 1:
+        return asyncio.run(serve_worker(settings, threads=threads, metrics_port=port))
+    return _supervise(processes, threads, port)
+
+
+def _supervise(processes: int, threads: int, port: int) -> int:
+    import subprocess
+    import sys
+
+    children = []
+    for i in range(processes):
+        env = dict(os.environ, **{METRICS_PORT_ENV: str(port + i if port else 0)})
+        cmd = [sys.executable, "-m", "workers.main", "--threads", str(threads)]
+        children.append(subprocess.Popen(cmd, env=env))  # noqa: S603
+
+    def forward(signum: int, _frame: object) -> None:
+        for child in children:
+            if child.poll() is None:
+                child.send_signal(signum)
+
+    signal.signal(signal.SIGTERM, forward)
+    signal.signal(signal.SIGINT, forward)
+    codes = [child.wait() for child in children]
+    return max(codes, default=0)
+
+
+if __name__ == "__main__":
+    import sys
+
+    from infra.cli import main
+
+    sys.exit(main(["worker", "--processes", "1", *sys.argv[1:]]))

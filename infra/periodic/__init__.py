@@ -1,0 +1,1 @@
+"""Periodic scheduling adapters: the PostgreSQL claim/run record and the scheduler loop."""

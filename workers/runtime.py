@@ -1,0 +1,145 @@
+"""The worker runtime of one process: a broker, the actors declared on it, a dramatiq
+`Worker` consuming it, and the periodic scheduler. The same class runs
+
+- in `gshare worker` (production): RedisBroker, as many processes as wanted, each also running
+  the scheduler loop (the PostgreSQL claim makes one process enqueue each period);
+- in `gshare serve` on the embedded default: dramatiq's StubBroker and a dramatiq `Worker` in
+  the serve process. Messages go through the same middleware (retries, time limits, metrics)
+  and the same actors; they live in memory, so a message in flight when the process stops is
+  lost — the scheduler then re-claims the current period on the next start (catch up once) and
+  the sweep re-enqueues claims left pending.
+
+Async actors run on the host's event loop (`HostLoop`), so they share the process's container.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+import dramatiq
+from dramatiq.brokers.stub import StubBroker
+
+from domain.operations.model import JobDefinition, Period
+from infra.bootstrap import Container
+from infra.periodic.runs import SqlJobRuns
+from infra.periodic.scheduler import PeriodicScheduler
+from workers import metrics
+from workers.actors import ProcessContext, declare_periodic_actors, set_process_context
+from workers.middleware import KILL_POINT_ENV, HostLoop, KillSwitch, Metrics
+from workers.registry import PeriodicJob, configured_jobs
+
+log = logging.getLogger(__name__)
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    return int(value) if value else default
+
+
+def build_broker(redis_url: str | None) -> dramatiq.Broker:
+    """RedisBroker when a URL is given, else the in-process StubBroker; with our middleware."""
+    broker: dramatiq.Broker
+    if redis_url:
+        from dramatiq.brokers.redis import RedisBroker
+
+        broker = RedisBroker(  # type: ignore[no-untyped-call]
+            url=redis_url,
+            namespace=os.environ.get("GSHARE_WORKER_NAMESPACE", "gshare"),
+            # a worker silent this long is dead: its unacked messages go back to the queue
+            heartbeat_timeout=_env_int("GSHARE_WORKER_HEARTBEAT_TIMEOUT_MS", 60_000),
+            maintenance_chance=_env_int("GSHARE_WORKER_MAINTENANCE_CHANCE", 1000),
+            socket_timeout=10,
+            socket_connect_timeout=5,
+            health_check_interval=15,
+        )
+    else:
+        broker = StubBroker()
+    broker.add_middleware(Metrics())
+    if os.environ.get(KILL_POINT_ENV):
+        broker.add_middleware(KillSwitch())
+    return broker
+
+
+class WorkerRuntime:
+    def __init__(
+        self,
+        container: Container,
+        broker: dramatiq.Broker,
+        jobs: Sequence[PeriodicJob] | None = None,
+        *,
+        threads: int = 4,
+        scheduler: bool = True,
+        tick_seconds: float = 1.0,
+        sweep_seconds: float = 5.0,
+        redeliver_after: timedelta = timedelta(minutes=2),
+    ) -> None:
+        self.container = container
+        self.broker = broker
+        self.jobs = tuple(configured_jobs() if jobs is None else jobs)
+        self.threads = threads
+        self.runs = SqlJobRuns(container.engine)
+        self.actors: dict[str, dramatiq.Actor[Any, Any]] = {}
+        self.worker: dramatiq.Worker | None = None
+        self.run_scheduler = scheduler  # False: tests drive `self.scheduler.tick()` themselves
+        self.scheduler = PeriodicScheduler(
+            self.runs,
+            [j.definition for j in self.jobs],
+            self.enqueue,
+            container.clock,
+            tick_seconds=tick_seconds,
+            sweep_seconds=sweep_seconds,
+            redeliver_after=redeliver_after,
+            on_claim=self._claimed,
+        )
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    @staticmethod
+    def _claimed(job: JobDefinition, period: Period, missed: int) -> None:
+        metrics.PERIODIC_CLAIMS.labels(job.name).inc()
+        if missed:
+            metrics.PERIODIC_MISSED.labels(job.name).inc(missed)
+
+    async def enqueue(self, job_name: str, period: Period) -> None:
+        actor = self.actors[job_name]
+        # blocking network I/O for Redis: off the event loop
+        await asyncio.to_thread(actor.send, period.start.isoformat(), period.end.isoformat())
+
+    async def start(self) -> None:
+        self.broker.add_middleware(HostLoop(asyncio.get_running_loop()))
+        dramatiq.set_broker(self.broker)
+        self.actors = declare_periodic_actors(self.broker, self.jobs)
+        set_process_context(ProcessContext(self.container, self.runs))
+        self.worker = dramatiq.Worker(self.broker, worker_threads=self.threads, worker_timeout=1000)
+        self.worker.start()
+        if self.run_scheduler:
+            self._task = asyncio.create_task(
+                self.scheduler.run(self._stop, on_error=lambda _: metrics.SCHEDULER_ERRORS.inc()),
+                name="gshare-periodic-scheduler",
+            )
+        log.info(
+            "workers started (%s, %d threads, jobs: %s)",
+            type(self.broker).__name__,
+            self.threads,
+            ", ".join(f"{j.name} {j.definition.cadence.label}" for j in self.jobs),
+        )
+
+    async def stop(self, timeout_seconds: float = 30) -> None:
+        """Stop claiming, let running messages finish (up to the timeout), close the broker."""
+        self._stop.set()
+        if self._task is not None:
+            try:
+                await asyncio.wait_for(self._task, timeout=timeout_seconds)
+            except TimeoutError:
+                self._task.cancel()
+        if self.worker is not None:
+            # worker threads may be waiting on coroutines on this very loop: never block it
+            await asyncio.to_thread(self.worker.stop, int(timeout_seconds * 1000))
+        self.broker.close()
+        set_process_context(None)
+        log.info("workers stopped")
