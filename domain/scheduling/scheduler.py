@@ -46,12 +46,14 @@ from domain.scheduling.policies import POLICIES, PlacementPolicy, PolicyFactory
 @dataclass(frozen=True, slots=True)
 class FreeSummary:
     """Free capacity of one model: HAMi VRAM/cores summed over cards (not necessarily usable
-    together), whole free cards, free time-slices, and free MIG instances per profile."""
+    together), whole free cards (HAMi and exclusive nodes; `hami_whole_cards` of them on HAMi
+    nodes), free time-slices, and free MIG instances per profile."""
 
     model: str
     hami_vram_mib: int
     hami_cores: int
     whole_cards: int
+    hami_whole_cards: int
     timeslices: int
     mig_instances: Mapping[str, int]
 
@@ -175,7 +177,7 @@ class Scheduler:
     def free_summary(self, model: str, cluster_id: str | None = None) -> FreeSummary:
         """Free capacity of a model on nodes that accept work, summed from the indexes (cost
         grows with the number of distinct free-capacity buckets, not with cards)."""
-        vram = cores = whole = slices = 0
+        vram = cores = whole = hami_whole = slices = 0
         mig: dict[str, int] = {}
         for cluster in self._clusters:
             if cluster_id is not None and cluster.id != cluster_id:
@@ -185,13 +187,16 @@ class Scheduler:
                 for (fc, fv), bucket in index.buckets.items():
                     cores += fc * len(bucket)
                     vram += fv * len(bucket)
+                size = cluster.card_size[model]
+                untouched = index.buckets.get((size[1], size[0]))
+                hami_whole += len(untouched) if untouched is not None else 0
             for count, nodes in cluster.exclusive.get(model, {}).items():
                 whole += count * len(nodes)
             for free, cards in cluster.timeslice.get(model, {}).items():
                 slices += free * len(cards)
             for profile, instances in cluster.mig.get(model, {}).items():
                 mig[profile] = mig.get(profile, 0) + len(instances)
-        return FreeSummary(model, vram, cores, whole, slices, mig)
+        return FreeSummary(model, vram, cores, whole, hami_whole, slices, mig)
 
     # -- deciding -------------------------------------------------------------------------
 

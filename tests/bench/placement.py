@@ -156,10 +156,13 @@ def allocated_gpus(s: Scheduler) -> tuple[float, int]:
 
 
 def would_have_fit(s: Scheduler, r: GpuRequest) -> bool:
-    """Would the model's total free capacity (of a kind the request may use) suffice?"""
+    """Would the model's free capacity of a kind the request may use, summed over the
+    cluster, have sufficed? For whole cards, partly used HAMi cards count by their free
+    share: capacity scattered over them is exactly what fragmentation withholds."""
     free = s.free_summary(r.offering)
+    hami_cards = min(free.hami_vram_mib / VRAM_80G, free.hami_cores / 100)
     if r.mode is RequestMode.EXCLUSIVE:
-        return free.whole_cards >= r.cards_wanted
+        return free.whole_cards - free.hami_whole_cards + hami_cards >= r.cards_wanted
     if r.mode is RequestMode.SHARED:
         return free.timeslices >= 1
     hami = free.hami_vram_mib >= r.vram_mib and free.hami_cores >= r.cores
