@@ -17,7 +17,13 @@ Report (`POST {callback}/inventory`)::
                 "mig": {"config": "all-disabled", "state": "success", "strategy": "mixed",
                         "instances": {"nvidia.com/mig-1g.10gb": 7}},
                 "capacity": {"nvidia.com/gpu": "8", …}, "allocatable": {…},
-                "staleResources": ["nvidia.com/gpu.shared"]}]}
+                "staleResources": ["nvidia.com/gpu.shared"],
+                "labels": {"gshare.io/sharing-mode": "hami", "nvidia.com/…": "…"},
+                "cards": [{"uuid": "GPU-…", "vramMiB": 81920, "cores": 100,
+                           "type": "NVIDIA-A100-SXM4-80GB", "healthy": true}]}]}
+
+`cards` lists what HAMi's device plugin registered (`hami.io/node-nvidia-register`); it is
+empty on nodes without HAMi, whose cards are only known by the GPU feature discovery labels.
 
 Sent when the fingerprint (everything but `reportedAt`) changes, and every `interval` seconds.
 """
@@ -52,6 +58,10 @@ SERVED: dict[str, frozenset[str]] = {
     "exclusive": frozenset({"nvidia.com/gpu"}),
 }
 MIG_PREFIX = "nvidia.com/mig-"
+HAMI_REGISTER = "hami.io/node-nvidia-register"
+REPORTED_LABEL_PREFIXES = ("gshare.io/", "nvidia.com/")
+# Labels that change without the inventory changing (they would defeat "send on change").
+VOLATILE_LABELS = frozenset({"nvidia.com/gfd.timestamp"})
 
 
 def is_gpu_resource(name: str) -> bool:
@@ -92,6 +102,53 @@ def stale_resources(mode: str, labels: dict[str, str], resources: set[str]) -> l
     return stale
 
 
+def hami_cards(annotation: str | None) -> list[JSON]:
+    """Cards HAMi's device plugin registered on the node (`uuid,count,devmem,devcore,type,numa,healthy:`
+    entries, or a JSON list in newer HAMi): real UUIDs, VRAM (MiB) and cores."""
+    if not annotation:
+        return []
+    text = annotation.strip()
+    cards: list[JSON] = []
+    if text.startswith("["):
+        try:
+            items = json.loads(text)
+        except ValueError:
+            return []
+        for item in items if isinstance(items, list) else []:
+            if isinstance(item, dict) and (item.get("id") or item.get("uuid")):
+                cards.append(
+                    {
+                        "uuid": str(item.get("id") or item.get("uuid")),
+                        "vramMiB": _to_int(item.get("devmem")),
+                        "cores": _to_int(item.get("devcore")) or 100,
+                        "type": str(item.get("type", "")),
+                        "healthy": bool(item.get("health", True)),
+                    }
+                )
+        return cards
+    for entry in text.split(":"):
+        fields = entry.split(",")
+        if len(fields) < 5 or not fields[0]:
+            continue
+        cards.append(
+            {
+                "uuid": fields[0],
+                "vramMiB": _to_int(fields[2]),
+                "cores": _to_int(fields[3]) or 100,
+                "type": fields[4],
+                "healthy": len(fields) < 7 or fields[6].strip().lower() == "true",
+            }
+        )
+    return cards
+
+
+def _to_int(value: Any) -> int:
+    try:
+        return int(float(str(value)))
+    except (TypeError, ValueError):
+        return 0
+
+
 def node_inventory(node: JSON) -> JSON:
     meta, spec, status = node.get("metadata") or {}, node.get("spec") or {}, node.get("status") or {}
     labels: dict[str, str] = meta.get("labels") or {}
@@ -123,6 +180,12 @@ def node_inventory(node: JSON) -> JSON:
         "capacity": {k: v for k, v in sorted(capacity.items()) if k in gpu_names or k in keep},
         "allocatable": {k: v for k, v in sorted(allocatable.items()) if k in gpu_names or k in keep},
         "staleResources": stale_resources(mode, labels, gpu_names),
+        "labels": {
+            k: v
+            for k, v in sorted(labels.items())
+            if k.startswith(REPORTED_LABEL_PREFIXES) and k not in VOLATILE_LABELS
+        },
+        "cards": hami_cards((meta.get("annotations") or {}).get(HAMI_REGISTER)),
     }
 
 

@@ -112,14 +112,21 @@ def key_file(tmp_path: Path, signing_key: Ed25519PrivateKey) -> Path:
     return path
 
 
+HAMI_CARDS = ["GPU-8e1b44e2-0c1d-4d7c-9a55-3f1c2b7a0001", "GPU-8e1b44e2-0c1d-4d7c-9a55-3f1c2b7a0002"]
+
 GPU_NODES: list[dict[str, Any]] = [
     {
         "name": "hami-1",
         "labels": {
             "gshare.io/sharing-mode": "hami",
-            "nvidia.com/gpu.product": "NVIDIA-A100-80GB",
+            "nvidia.com/gpu.product": "NVIDIA-A100-SXM4-80GB",
             "nvidia.com/gpu.count": "2",
             "nvidia.com/gpu.memory": "81920",
+        },
+        "annotations": {
+            "hami.io/node-nvidia-register": "".join(
+                f"{uuid},10,81920,100,NVIDIA-A100-SXM4-80GB,0,true:" for uuid in HAMI_CARDS
+            ),
         },
         "resources": {"nvidia.com/gpu": "20", "nvidia.com/gpumem": "163840", "nvidia.com/gpucores": "200"},
     },
@@ -127,8 +134,10 @@ GPU_NODES: list[dict[str, Any]] = [
         "name": "ts-1",
         "labels": {
             "gshare.io/sharing-mode": "timeslicing",
+            "nvidia.com/gpu.product": "NVIDIA-A30",
             "nvidia.com/gpu.replicas": "4",
             "nvidia.com/gpu.count": "2",
+            "nvidia.com/gpu.memory": "24576",
         },
         "resources": {"nvidia.com/gpu.shared": "8"},
     },
@@ -136,6 +145,9 @@ GPU_NODES: list[dict[str, Any]] = [
         "name": "mig-1",
         "labels": {
             "gshare.io/sharing-mode": "exclusive",
+            "nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3",
+            "nvidia.com/gpu.count": "1",
+            "nvidia.com/gpu.memory": "81920",
             "nvidia.com/mig.config": "all-1g.10gb",
             "nvidia.com/mig.config.state": "success",
             "nvidia.com/mig.strategy": "mixed",
@@ -144,9 +156,16 @@ GPU_NODES: list[dict[str, Any]] = [
     },
     {
         "name": "ex-1",
-        "labels": {"gshare.io/sharing-mode": "exclusive", "nvidia.com/gpu.count": "8"},
-        # gpu.shared is left over from an earlier time-slicing configuration: stale.
-        "resources": {"nvidia.com/gpu": "8", "nvidia.com/gpu.shared": "0"},
+        "labels": {
+            "gshare.io/sharing-mode": "exclusive",
+            "nvidia.com/gpu.product": "NVIDIA-L40S",
+            "nvidia.com/gpu.count": "8",
+            "nvidia.com/gpu.memory": "46068",
+        },
+        "resources": {"nvidia.com/gpu": "8"},
+        # Left over from an earlier time-slicing configuration: still in capacity, while the
+        # kubelet shows 0 allocatable once no device plugin serves it (a stale resource).
+        "stale": {"nvidia.com/gpu.shared": "4"},
     },
 ]
 
@@ -159,10 +178,11 @@ def node_manifest(spec: dict[str, Any]) -> dict[str, Any]:
         "metadata": {
             "name": spec["name"],
             "labels": {"kubernetes.io/hostname": spec["name"], **spec["labels"]},
+            "annotations": dict(spec.get("annotations") or {}),
         },
         "status": {
-            "capacity": dict(resources),
-            "allocatable": dict(resources),
+            "capacity": {**resources, **spec.get("stale", {})},
+            "allocatable": {**resources, **{k: "0" for k in spec.get("stale", {})}},
             "conditions": [{"type": "Ready", "status": "True"}],
         },
     }

@@ -1,0 +1,118 @@
+"""The operator's verified reports as domain values.
+
+`CallbackVerifier.verify_report` proves who sent a report; these functions turn its JSON
+(documented in `operator/gshare_operator/callbacks.py` and `inventory.py`) into what the core
+understands: a `StatusReport` for the session state machine, `Node`s for the inventory.
+Node ids are `<cluster>/<node name>`, as in `infra.cluster.kubernetes`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+from domain.inventory.model import Node
+from domain.inventory.ports import EndpointUrl, StatusReport, WorkloadPhase
+from infra.cluster.kubernetes import build_node, node_id_for
+
+# Operator phases → workload phases. `Terminating` says nothing new (the control plane asked
+# for the deletion, or the pod is being replaced) and is ignored.
+PHASES: dict[str, WorkloadPhase | None] = {
+    "Pending": WorkloadPhase.SCHEDULED,
+    "Starting": WorkloadPhase.STARTING,
+    "Running": WorkloadPhase.RUNNING,
+    "Failed": WorkloadPhase.FAILED,
+    "Succeeded": WorkloadPhase.STOPPED,
+    "Deleted": WorkloadPhase.STOPPED,
+    "Terminating": None,
+}
+
+
+class ReportInvalid(ValueError):
+    """A verified report whose content cannot be used."""
+
+
+def _when(value: Any) -> datetime:
+    if not value:
+        return datetime.now(UTC)
+    try:
+        parsed = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise ReportInvalid(f"bad timestamp {value!r}") from exc
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def status_report(cluster_id: str, report: Mapping[str, Any]) -> StatusReport | None:
+    """The session status a report carries, or None when it changes nothing for the core."""
+    if report.get("type") != "session.status":
+        raise ReportInvalid("not a session status report")
+    if report.get("cluster") != cluster_id:
+        raise ReportInvalid("report is about another cluster")
+    phase_name = str(report.get("phase"))
+    if phase_name not in PHASES:
+        raise ReportInvalid(f"unknown phase {phase_name!r}")
+    phase = PHASES[phase_name]
+    if phase is None:
+        return None
+    try:
+        session_id = UUID(str(report["sessionId"]))
+    except (KeyError, ValueError) as exc:
+        raise ReportInvalid("report has no valid sessionId") from exc
+    node = report.get("node")
+    message = str(report.get("message") or "")
+    reason = str(report.get("reason") or "")
+    return StatusReport(
+        session_id=session_id,
+        phase=phase,
+        observed_at=_when(report.get("observedAt")),
+        node_id=node_id_for(cluster_id, str(node)) if node else None,
+        endpoints=tuple(
+            EndpointUrl(str(e["name"]), str(e["url"]))
+            for e in report.get("endpoints") or []
+            if isinstance(e, Mapping) and "name" in e and "url" in e
+        ),
+        message=f"{reason}: {message}" if reason and message else message or reason,
+    )
+
+
+def inventory_nodes(
+    cluster_id: str, report: Mapping[str, Any], *, models: Mapping[str, str] | None = None
+) -> tuple[Node, ...]:
+    """The nodes an inventory report describes, as domain `Node`s."""
+    if report.get("type") != "inventory":
+        raise ReportInvalid("not an inventory report")
+    if report.get("cluster") != cluster_id:
+        raise ReportInvalid("report is about another cluster")
+    nodes = []
+    for entry in report.get("nodes") or []:
+        if not isinstance(entry, Mapping) or not entry.get("name"):
+            raise ReportInvalid("inventory entries need a name")
+        labels = dict(entry.get("labels") or {})
+        if entry.get("sharingModeLabelled") is False:
+            labels.pop("gshare.io/sharing-mode", None)
+        nodes.append(
+            build_node(
+                cluster_id,
+                str(entry["name"]),
+                labels=labels,
+                capacity=entry.get("capacity") or {},
+                allocatable=entry.get("allocatable") or {},
+                hami=[
+                    {
+                        "uuid": c["uuid"],
+                        "vram_mib": c.get("vramMiB", 0),
+                        "cores": c.get("cores", 100),
+                        "type": c.get("type", ""),
+                        "healthy": c.get("healthy", True),
+                    }
+                    for c in entry.get("cards") or []
+                    if isinstance(c, Mapping) and c.get("uuid")
+                ],
+                unschedulable=bool(entry.get("unschedulable", False)),
+                ready=bool(entry.get("ready", False)),
+                models=models,
+            )
+        )
+    return tuple(sorted(nodes, key=lambda n: n.id))
