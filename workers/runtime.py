@@ -45,17 +45,26 @@ def build_broker(redis_url: str | None) -> dramatiq.Broker:
     """RedisBroker when a URL is given, else the in-process StubBroker; with our middleware."""
     broker: dramatiq.Broker
     if redis_url:
+        import redis
         from dramatiq.brokers.redis import RedisBroker
+        from redis.backoff import ExponentialBackoff
+        from redis.retry import Retry
 
+        # fail fast when Redis is down (the scheduler keeps its claim and the sweep re-enqueues
+        # it); the consumers reconnect by themselves
+        client = redis.Redis.from_url(
+            redis_url,
+            socket_timeout=10,
+            socket_connect_timeout=2,
+            health_check_interval=15,
+            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
+        )
         broker = RedisBroker(  # type: ignore[no-untyped-call]
-            url=redis_url,
+            client=client,
             namespace=os.environ.get("GSHARE_WORKER_NAMESPACE", "gshare"),
             # a worker silent this long is dead: its unacked messages go back to the queue
             heartbeat_timeout=_env_int("GSHARE_WORKER_HEARTBEAT_TIMEOUT_MS", 60_000),
             maintenance_chance=_env_int("GSHARE_WORKER_MAINTENANCE_CHANCE", 1000),
-            socket_timeout=10,
-            socket_connect_timeout=5,
-            health_check_interval=15,
         )
     else:
         broker = StubBroker()

@@ -27,8 +27,9 @@ async def clock() -> FrozenClock:
 
 
 @pytest.fixture
-async def container(database_url: str, clock: FrozenClock) -> AsyncIterator[Container]:
-    c = build_container(Settings(database_url=database_url, demo=False), database_url, clock=clock)
+async def container(fresh_database_url: str, clock: FrozenClock) -> AsyncIterator[Container]:
+    url = fresh_database_url  # its own database: period claims are global facts
+    c = build_container(Settings(database_url=url, demo=False), url, clock=clock)
     yield c
     await c.aclose()
 

@@ -1,0 +1,184 @@
+"""Fault tests against real PostgreSQL and a real Redis, with real `gshare worker` processes
+(`python -m workers.main`): SIGKILL between the commit and the ack, a Redis restart mid-run,
+and two workers racing for the same periods. Every wait is bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from domain.common.clock import FrozenClock
+from domain.operations.model import JobRun, RunOutcome
+from infra.db.base import make_engine
+from infra.periodic.runs import SqlJobRuns
+from tests.integration.workers.conftest import PrivateRedis, Workers
+from tests.integration.workers.support import C, balance, members, refill_transfers, refill_world
+
+pytestmark = pytest.mark.timeout(60)
+
+REFILLS = "credits.refills"
+PURGE = "tenancy.purge_login_sessions"
+
+
+async def job_runs(database_url: str, job: str) -> list[JobRun]:
+    engine = make_engine(database_url, pool_size=1)
+    try:
+        return sorted(await SqlJobRuns(engine).runs(job), key=lambda r: r.period.start)
+    finally:
+        await engine.dispose()
+
+
+async def wait_until(predicate: Callable[[], Awaitable[bool]], within: float, what: str) -> None:
+    deadline = time.monotonic() + within
+    while not await predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.1)
+
+
+def unacked(r: PrivateRedis) -> int:
+    client = r.client()
+    return sum(int(client.scard(k)) for k in client.keys("gshare:__acks__.*"))  # type: ignore[arg-type, union-attr]
+
+
+@pytest.mark.parametrize("kill_point", ["before_ack", "after_work"])
+async def test_sigkill_between_commit_and_ack_then_restart_refills_exactly_once(
+    workers: Workers, private_redis: PrivateRedis, tmp_path: Path, kill_point: str
+) -> None:
+    """before_ack: the actor returned (refill transfers and the run record committed), the
+    message is not acked. after_work: the refill committed, the run record did not. Either
+    way the restarted worker gets the message again, and the refill exists exactly once."""
+    url = workers.database_url
+    engine = make_engine(url, pool_size=2)
+    try:
+        # a monthly schedule created ~45 days ago: this month's refill is due now
+        w, schedule_id = await refill_world(engine, FrozenClock(datetime.now(UTC) - timedelta(days=45)))
+        periods = f"{REFILLS}=3600,{PURGE}=3600"
+        marker = tmp_path / "killed"
+        first = workers.spawn(
+            periods,
+            GSHARE_TEST_KILL_POINT=kill_point,
+            GSHARE_TEST_KILL_ACTOR=REFILLS,
+            GSHARE_TEST_KILL_MARKER=str(marker),
+        )
+        assert first.process.wait(30) == -9, first.log()[-3000:]
+        assert marker.exists()
+        transfers = await refill_transfers(engine, schedule_id)
+        assert len(transfers) == 3  # committed before the kill
+        [run] = await job_runs(url, REFILLS)
+        assert run.attempts == 1
+        assert run.outcome is (RunOutcome.SUCCEEDED if kill_point == "before_ack" else RunOutcome.RUNNING)
+        assert unacked(private_redis) >= 1  # the dead worker holds the message unacked
+
+        second = workers.spawn(periods)  # same fault variables would not fire again (marker)
+        if kill_point == "before_ack":
+            # the period already succeeded: the redelivered message is recognised and dropped
+            second.wait_for_log("already succeeded: duplicate delivery ignored", timeout=20)
+        else:
+
+            async def rerun_finished() -> bool:
+                return (await job_runs(url, REFILLS))[0].outcome is RunOutcome.SUCCEEDED
+
+            await wait_until(rerun_finished, 20, "the redelivered refill run")
+
+        async def acked() -> bool:
+            return unacked(private_redis) == 0
+
+        await wait_until(acked, 10, "the ack")
+        assert second.terminate() == 0
+
+        assert await refill_transfers(engine, schedule_id) == transfers
+        for user in members(w):
+            assert await balance(engine, user) == 500 * C
+        [run] = await job_runs(url, REFILLS)
+        assert run.outcome is RunOutcome.SUCCEEDED
+        if kill_point == "after_work":
+            # the redelivery ran the job again: its idempotency keys made it a no-op
+            assert run.attempts == 2
+            assert run.summary is not None and run.summary.startswith("0 schedule(s) applied")
+    finally:
+        await engine.dispose()
+
+
+def assert_each_period_once(runs: Sequence[JobRun], seconds: int) -> None:
+    """Claims are contiguous (no period skipped), each ended succeeded or was coalesced into a
+    later period, and no period ran twice."""
+    assert runs, "no periods claimed"
+    starts = [r.period.start for r in runs]
+    gaps = [b - a for a, b in itertools.pairwise(starts)]
+    assert all(g == timedelta(seconds=seconds) for g in gaps), f"periods skipped: {gaps}"
+    outcomes = {r.period.key: r.outcome for r in runs}
+    assert all(r.outcome in (RunOutcome.SUCCEEDED, RunOutcome.COALESCED) for r in runs), outcomes
+    assert all(r.attempts == 1 for r in runs if r.outcome is RunOutcome.SUCCEEDED), [
+        (r.period.key, r.attempts) for r in runs
+    ]
+
+
+async def test_redis_restart_mid_run_loses_and_doubles_no_tick(workers: Workers, private_redis: PrivateRedis) -> None:
+    url = workers.database_url
+    worker = workers.spawn(f"{REFILLS}=1,{PURGE}=1")
+    worker.wait_for_log("running (", timeout=15)
+
+    async def succeeded_since(since: datetime, n: int) -> bool:
+        runs = await job_runs(url, REFILLS)
+        return sum(1 for r in runs if r.outcome is RunOutcome.SUCCEEDED and r.period.start >= since) >= n
+
+    await wait_until(lambda: succeeded_since(datetime.min.replace(tzinfo=UTC), 2), 15, "runs before the restart")
+    down_at = datetime.now(UTC)
+    private_redis.stop()
+    await asyncio.sleep(2.5)  # periods come due while the broker is down
+    private_redis.start()
+    up_at = datetime.now(UTC)
+    await wait_until(lambda: succeeded_since(up_at, 3), 20, "runs after the restart")
+    await asyncio.sleep(3)  # let the sweep settle what the restart lost
+    assert worker.terminate() == 0
+    log = worker.log()
+
+    for job in (REFILLS, PURGE):
+        runs = await job_runs(url, job)
+        # the last claims may still be queued when the worker stops: judge the settled ones
+        settled = [r for r in runs if r.period.end <= up_at + timedelta(seconds=3)]
+        assert_each_period_once(settled, 1)
+        during = [r for r in settled if down_at - timedelta(seconds=1) <= r.period.start <= up_at]
+        assert during, "no period fell in the outage"
+    assert "could not enqueue" in log  # the outage was real and seen by the scheduler
+
+
+async def test_two_workers_run_each_periodic_job_once_per_period(workers: Workers) -> None:
+    url = workers.database_url
+    periods = f"{REFILLS}=1,{PURGE}=1"
+    a, b = workers.spawn(periods), workers.spawn(periods)
+    a.wait_for_log("running (", timeout=15)
+    b.wait_for_log("running (", timeout=15)
+    started = datetime.now(UTC)
+    await asyncio.sleep(5)
+    assert a.terminate() == 0 and b.terminate() == 0
+    for job in (REFILLS, PURGE):
+        runs = [r for r in await job_runs(url, job) if r.period.start >= started]
+        assert len(runs) >= 4
+        # the newest claim may still be queued when the workers stop: judge the ones before it
+        assert_each_period_once(runs[:-1], 1)
+        assert all(r.outcome is RunOutcome.SUCCEEDED for r in runs[:-1])
+    # independent of the run table: the executions the two processes logged, per period
+    executed = [[" ".join(line.split()[4:6]) for line in w.log().splitlines() if " attempt " in line] for w in (a, b)]
+    keys = executed[0] + executed[1]  # "<job> <period key>"
+    assert len(keys) == len(set(keys)), "a period was executed twice"
+    assert executed[0] and executed[1], "both workers took messages"
+    assert len(await claimers(url)) == 2, "both schedulers claimed periods"
+
+
+async def claimers(database_url: str) -> set[str]:
+    from sqlalchemy import text
+
+    engine = make_engine(database_url, pool_size=1)
+    try:
+        async with engine.connect() as conn:
+            return {row[0] for row in await conn.execute(text("SELECT DISTINCT claimed_by FROM periodic_runs"))}
+    finally:
+        await engine.dispose()
