@@ -426,7 +426,12 @@ class SqlLedger:
             driver = cast(asyncpg.Connection, raw.driver_connection)
             try:
                 return cast(int | None, await driver.fetchval(_POST_ATOMIC_SQL, *args))
-            except (asyncpg.InterfaceError, asyncpg.PostgresConnectionError, OSError) as exc:
+            except (
+                asyncpg.InterfaceError,
+                asyncpg.InternalClientError,  # the protocol saw the server go away mid-call
+                asyncpg.PostgresConnectionError,
+                OSError,
+            ) as exc:
                 await conn.invalidate(exc)  # a dead connection: drop it, try another
                 raise _Retry from exc
 
