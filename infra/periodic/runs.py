@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 from typing import Any, cast
 
 from sqlalchemy import Table, and_, func, literal_column, select, text, update
+from sqlalchemy.dialects.postgresql import distinct_on
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -240,7 +241,7 @@ class SqlJobRuns:
             select(R)
             .where(R.c.job.in_(list(jobs)), *where)
             .order_by(R.c.job, R.c.period_start.desc())
-            .distinct(R.c.job)
+            .ext(distinct_on(R.c.job))
         )
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()

@@ -1,0 +1,1 @@
+"""GraphQL and HTTP views of the background jobs (super_admin only) and Prometheus metrics."""

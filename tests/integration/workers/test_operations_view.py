@@ -1,0 +1,113 @@
+"""What operators see: the `backgroundJobs` query (super_admin only) and `/metrics`, after the
+embedded runner (StubBroker + dramatiq Worker in this process) ran a good and a failing job."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import httpx
+import pytest
+import strawberry
+from starlette.applications import Starlette
+from starlette.routing import Route
+
+from api.operations.metrics import metrics_endpoint
+from api.operations.queries import OperationsQuery
+from domain.common.clock import FrozenClock
+from domain.common.errors import DomainError
+from domain.operations.model import Every, JobDefinition, RunOutcome
+from domain.tenancy.model import Actor
+from infra.bootstrap import Container, build_container
+from infra.settings import Settings
+from workers.registry import PERIODIC_JOBS, PeriodicJob
+from workers.runtime import WorkerRuntime, build_broker
+
+pytestmark = pytest.mark.timeout(60)
+
+QUERY = """{ backgroundJobs { name description period periodSeconds lastOutcome lastError nextDueAt
+  lastRun { periodStart periodEnd outcome startedAt finishedAt durationSeconds attempts error summary }
+  lastSuccess { periodStart } } }"""
+
+
+async def broken(_: Container) -> str:
+    raise RuntimeError("cluster API unreachable")
+
+
+BROKEN = PeriodicJob(JobDefinition("test.broken", Every(60), "always fails"), broken, max_retries=0)
+
+
+@dataclass
+class FakeContext:
+    container: Container
+    actor: Actor | None
+
+    def require_actor(self) -> Actor:
+        if self.actor is None:
+            raise DomainError("UNAUTHENTICATED", "sign in first")  # type: ignore[arg-type]
+        return self.actor
+
+
+@pytest.fixture
+async def container(fresh_database_url: str) -> AsyncIterator[Container]:
+    url = fresh_database_url
+    c = build_container(
+        Settings(database_url=url, demo=False), url, clock=FrozenClock(datetime(2026, 5, 4, 10, 0, 30, tzinfo=UTC))
+    )
+    yield c
+    await c.aclose()
+
+
+async def test_background_jobs_and_metrics(container: Container, monkeypatch: pytest.MonkeyPatch) -> None:
+    jobs = (*PERIODIC_JOBS, BROKEN)
+    monkeypatch.setattr("api.operations.queries.configured_jobs", lambda: jobs)
+    rt = WorkerRuntime(container, build_broker(None), jobs, threads=2, scheduler=False)
+    await rt.start()
+    try:
+        await rt.scheduler.tick()
+        await asyncio.to_thread(rt.broker.join, "periodic", timeout=20_000, fail_fast=False)  # type: ignore[attr-defined]
+        await asyncio.to_thread(rt.worker.join)  # type: ignore[union-attr]
+    finally:
+        await rt.stop(timeout_seconds=10)
+
+    schema = strawberry.Schema(query=OperationsQuery)
+    admin = Actor(user_id=uuid.uuid4(), username="root", is_super_admin=True)
+    result = await schema.execute(QUERY, context_value=FakeContext(container, admin))
+    assert result.errors is None, result.errors
+    assert result.data is not None
+    by_name = {j["name"]: j for j in result.data["backgroundJobs"]}
+    assert set(by_name) == {"credits.refills", "tenancy.purge_login_sessions", "test.broken"}
+
+    refills = by_name["credits.refills"]
+    assert refills["period"] == "every 1 min" and refills["periodSeconds"] == 60
+    assert refills["lastOutcome"] == "SUCCEEDED" and refills["lastError"] is None
+    assert refills["lastRun"]["periodStart"] == "2026-05-04T10:00:00+00:00"
+    assert refills["lastRun"]["attempts"] == 1 and refills["lastRun"]["durationSeconds"] == 0.0
+    assert refills["lastRun"]["summary"] == "0 schedule(s) applied, 0 transfer(s)"
+    assert refills["lastSuccess"]["periodStart"] == "2026-05-04T10:00:00+00:00"
+    assert refills["nextDueAt"] == "2026-05-04T10:01:00+00:00"
+
+    bad = by_name["test.broken"]
+    assert bad["lastOutcome"] == RunOutcome.FAILED.name
+    assert bad["lastError"] == "RuntimeError: cluster API unreachable"
+    assert bad["lastSuccess"] is None
+
+    member = Actor(user_id=uuid.uuid4(), username="m")
+    denied = await schema.execute(QUERY, context_value=FakeContext(container, member))
+    assert denied.errors and isinstance(denied.errors[0].original_error, DomainError)
+    assert denied.errors[0].original_error.code == "PERMISSION_DENIED"
+
+    app = Starlette(routes=[Route("/metrics", metrics_endpoint)])
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client:
+        response = await client.get("/metrics")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/plain")
+    text = response.text
+    assert 'gshare_worker_actor_failures_total{actor="test.broken",queue="periodic"}' in text
+    assert 'gshare_worker_message_duration_seconds_count{actor="credits.refills",queue="periodic"}' in text
+    assert 'gshare_worker_queue_lag_seconds_count{queue="periodic"}' in text
+    assert 'gshare_worker_queue_lag_last_seconds{queue="periodic"}' in text
+    assert 'gshare_periodic_job_last_success_timestamp_seconds{job="credits.refills"}' in text
+    assert 'gshare_periodic_job_last_success_timestamp_seconds{job="test.broken"}' not in text
