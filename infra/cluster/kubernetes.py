@@ -23,10 +23,13 @@ caller's business), or pass a ready `ApiClient`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 from uuid import UUID
 
@@ -328,6 +331,8 @@ def build_node(
             for i in range(count)
             if vram > 0
         ]
+    if mode is SharingMode.TIMESLICING and "nvidia.com/gpu.replicas" not in str_labels and card_specs:
+        replicas = max(1, _int(allocatable.get(RESOURCE_GPU_SHARED)) // len(card_specs))
     mig: list[MigProfile] = []
     for resource, amount in sorted(allocatable.items()):
         if resource.startswith(MIG_RESOURCE_PREFIX):
@@ -465,3 +470,210 @@ class KubernetesCluster:
             for item in listing.items
         ]
         return Inventory((Cluster(self._cluster_id, self._name),), tuple(sorted(nodes, key=lambda n: n.id)))
+
+
+# --- node sharing-mode change (BRICK's procedures A–C) -------------------------------------------
+
+
+class NodeStep(StrEnum):
+    PRECHECK = "precheck"
+    CORDON = "cordon"
+    DRAIN = "drain"
+    RELABEL = "relabel"
+    WAIT_FOR_RESOURCE = "wait-for-resource"
+    REMOVE_STALE = "remove-stale"
+    UNCORDON = "uncordon"
+
+
+class NodeOperationFailed(Exception):
+    """A node operation stopped at `step`; the node is left cordoned if it got that far."""
+
+    def __init__(self, step: NodeStep, message: str) -> None:
+        super().__init__(f"{step.value}: {message}")
+        self.step = step
+        self.message = message
+
+
+@dataclass(frozen=True)
+class SharingModeLabels:
+    """How a sharing mode is selected on a node. gshare's own label always; with the NVIDIA GPU
+    operator the device plugin's per-node config (`time-slicing-<replicas>` for time slicing,
+    none otherwise), and HAMi's `gpu=on` node label for HAMi nodes. A None value removes the
+    label."""
+
+    mode_label: str = SHARING_MODE_LABEL
+    device_plugin_config_label: str | None = "nvidia.com/device-plugin.config"
+    timeslicing_config: str = "time-slicing-{replicas}"
+    hami_label: str | None = "gpu"
+
+    def labels_for(self, mode: SharingMode, replicas: int | None) -> dict[str, str | None]:
+        labels: dict[str, str | None] = {self.mode_label: mode.value}
+        if self.device_plugin_config_label:
+            labels[self.device_plugin_config_label] = (
+                self.timeslicing_config.format(replicas=replicas) if mode is SharingMode.TIMESLICING else None
+            )
+        if self.hami_label:
+            labels[self.hami_label] = "on" if mode is SharingMode.HAMI else None
+        return labels
+
+
+# The resource whose appearance shows that the node serves a mode.
+MODE_RESOURCE = {
+    SharingMode.HAMI: RESOURCE_GPU_MEM,
+    SharingMode.TIMESLICING: RESOURCE_GPU_SHARED,
+    SharingMode.EXCLUSIVE: "nvidia.com/gpu",
+}
+SERVED_BY_MODE = {
+    SharingMode.HAMI: frozenset(
+        {"nvidia.com/gpu", RESOURCE_GPU_MEM, RESOURCE_GPU_CORES, "nvidia.com/gpumem-percentage"}
+    ),
+    SharingMode.TIMESLICING: frozenset({RESOURCE_GPU_SHARED}),
+    SharingMode.EXCLUSIVE: frozenset({"nvidia.com/gpu"}),
+}
+
+Progress = Callable[[NodeStep, str], Awaitable[None]]
+
+
+def _json_pointer(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+class NodeOperations:
+    """The Kubernetes half of guarded node operations (the control plane decides, this acts)."""
+
+    def __init__(
+        self,
+        api_client: client.ApiClient,
+        *,
+        namespace: str = SESSIONS_NAMESPACE,
+        labels: SharingModeLabels | None = None,
+        poll_interval: float = 1.0,
+    ) -> None:
+        self._core = client.CoreV1Api(api_client)
+        self._api_client = api_client
+        self._namespace = namespace
+        self._labels = labels or SharingModeLabels()
+        self._poll = poll_interval
+
+    async def read(self, node_name: str) -> dict[str, Any]:
+        node = await self._core.read_node(node_name)
+        result: dict[str, Any] = self._api_client.sanitize_for_serialization(node)
+        return result
+
+    async def cordon(self, node_name: str, cordoned: bool = True) -> None:
+        await self._core.patch_node(node_name, {"spec": {"unschedulable": cordoned or None}})
+
+    async def session_ids_on(self, node_name: str) -> list[UUID]:
+        pods = await self._core.list_namespaced_pod(
+            self._namespace,
+            label_selector="app.kubernetes.io/managed-by=gshare-operator",
+            field_selector=f"spec.nodeName={node_name}",
+        )
+        ids = []
+        for pod in pods.items:
+            value = (pod.metadata.labels or {}).get("gshare.io/session-id")
+            try:
+                ids.append(UUID(str(value)))
+            except ValueError:
+                log.warning("pod %s on %s has no session id label", pod.metadata.name, node_name)
+        return ids
+
+    async def wait_until_drained(self, node_name: str, within: float) -> None:
+        deadline = asyncio.get_running_loop().time() + within
+        while await self.session_ids_on(node_name):
+            if asyncio.get_running_loop().time() > deadline:
+                raise NodeOperationFailed(NodeStep.DRAIN, f"session pods are still on {node_name}")
+            await asyncio.sleep(self._poll)
+
+    async def relabel(self, node_name: str, mode: SharingMode, replicas: int | None) -> None:
+        await self._core.patch_node(node_name, {"metadata": {"labels": self._labels.labels_for(mode, replicas)}})
+
+    async def wait_for_resource(self, node_name: str, resource: str, within: float) -> None:
+        deadline = asyncio.get_running_loop().time() + within
+        while True:
+            node = await self.read(node_name)
+            if _int(((node.get("status") or {}).get("allocatable") or {}).get(resource)) > 0:
+                return
+            if asyncio.get_running_loop().time() > deadline:
+                raise NodeOperationFailed(NodeStep.WAIT_FOR_RESOURCE, f"{node_name} does not expose {resource}")
+            await asyncio.sleep(self._poll)
+
+    async def remove_stale_resources(self, node_name: str, mode: SharingMode, *, keep_mig: bool) -> list[str]:
+        """Remove GPU resources the mode does not serve from capacity and allocatable (node
+        status API), as BRICK's runbook does by hand; returns what was removed."""
+        node = await self.read(node_name)
+        status = node.get("status") or {}
+        served = SERVED_BY_MODE[mode]
+        operations: list[dict[str, Any]] = []
+        removed: set[str] = set()
+        for field_name in ("capacity", "allocatable"):
+            for resource in sorted((status.get(field_name) or {}).keys()):
+                if not resource.startswith("nvidia.com/") or resource in served:
+                    continue
+                if keep_mig and resource.startswith(MIG_RESOURCE_PREFIX):
+                    continue
+                operations.append({"op": "remove", "path": f"/status/{field_name}/{_json_pointer(resource)}"})
+                removed.add(resource)
+        if operations:
+            await self._core.patch_node_status(node_name, operations)
+        return sorted(removed)
+
+
+async def change_sharing_mode(
+    nodes: NodeOperations,
+    node_name: str,
+    mode: SharingMode,
+    *,
+    replicas: int | None = None,
+    precheck: Callable[[], Awaitable[None]],
+    drain: Callable[[list[UUID]], Awaitable[None]],
+    progress: Progress | None = None,
+    drain_within: float = 300.0,
+    expose_within: float = 300.0,
+) -> list[str]:
+    """Change a node's sharing mode (or its time-slice replicas): pre-check, cordon, drain,
+    relabel, wait for the new resource, remove the stale ones, uncordon. Returns the stale
+    resources removed.
+
+    `precheck` raises (e.g. the domain's refusal that the remaining shared capacity would not
+    cover allocated shared quota) before anything is touched; `drain(session_ids)` pauses and
+    re-queues the sessions on the node (the control plane's use case). A failure after the
+    cordon leaves the node cordoned and raises `NodeOperationFailed` naming the step.
+    """
+    if mode is SharingMode.TIMESLICING and (replicas is None or replicas < 1):
+        raise ValueError("time slicing needs replicas >= 1")
+
+    current = [NodeStep.PRECHECK]
+
+    async def step(name: NodeStep, message: str) -> None:
+        current[0] = name
+        log.info("node %s: %s (%s)", node_name, name.value, message)
+        if progress is not None:
+            await progress(name, message)
+
+    await step(NodeStep.PRECHECK, f"checking that {node_name} can become {mode.value}")
+    await precheck()
+    try:
+        await step(NodeStep.CORDON, "no new sessions are placed on the node")
+        await nodes.cordon(node_name)
+        sessions = await nodes.session_ids_on(node_name)
+        await step(NodeStep.DRAIN, f"pausing {len(sessions)} session(s)")
+        if sessions:
+            await drain(sessions)
+        await nodes.wait_until_drained(node_name, drain_within)
+        await step(NodeStep.RELABEL, f"sharing mode {mode.value}" + (f", {replicas} replicas" if replicas else ""))
+        await nodes.relabel(node_name, mode, replicas)
+        resource = MODE_RESOURCE[mode]
+        await step(NodeStep.WAIT_FOR_RESOURCE, f"waiting for {resource}")
+        await nodes.wait_for_resource(node_name, resource, expose_within)
+        node = await nodes.read(node_name)
+        keep_mig = (
+            ((node.get("metadata") or {}).get("labels") or {}).get("nvidia.com/mig.config") or "all-disabled"
+        ) != "all-disabled"
+        await step(NodeStep.REMOVE_STALE, "removing capacity of resources the node no longer serves")
+        removed = await nodes.remove_stale_resources(node_name, mode, keep_mig=keep_mig)
+        await step(NodeStep.UNCORDON, f"removed {', '.join(removed) or 'nothing'}; accepting sessions again")
+        await nodes.cordon(node_name, cordoned=False)
+        return removed
+    except ApiException as exc:
+        raise NodeOperationFailed(current[0], f"API error {exc.status} {exc.reason}") from exc
