@@ -127,6 +127,25 @@ class Scheduler:
             self._index_node(ns)
 
     @classmethod
+    def from_snapshot(
+        cls,
+        inventory: Inventory,
+        allocations: Iterable[Allocation],
+        policies: Mapping[str, PolicyFactory] = POLICIES,
+    ) -> tuple[Scheduler, list[tuple[Allocation, SchedulingError]]]:
+        """Like the constructor, but an allocation that no longer fits the inventory (a node
+        shrank or vanished, a card was re-partitioned) is skipped and returned with the
+        reason instead of failing the whole build, so the caller can flag or heal it."""
+        scheduler = cls(inventory, (), policies)
+        conflicts: list[tuple[Allocation, SchedulingError]] = []
+        for allocation in allocations:
+            try:
+                scheduler.apply(allocation)
+            except SchedulingError as conflict:
+                conflicts.append((allocation, conflict))
+        return scheduler, conflicts
+
+    @classmethod
     def from_dict(cls, data: Mapping[str, Any], policies: Mapping[str, PolicyFactory] = POLICIES) -> Scheduler:
         return cls(
             Inventory.from_dict(data["inventory"]),

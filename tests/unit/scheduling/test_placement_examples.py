@@ -311,3 +311,15 @@ def _hami(node_id: str, card_uuid: str, vram: int, cores: int) -> Placement:
         0,
         0,
     )
+
+
+def test_a_snapshot_that_no_longer_fits_reports_its_conflicts() -> None:
+    big = inventory(node("n1", HAMI, card("g1")), node("n2", HAMI, card("g2")))
+    s = Scheduler(big)
+    kept = s.place(frac("kept", 20480, 25))
+    gone = s.place(frac("gone", 81920, 100))
+    assert kept is not None and gone is not None and gone.placement.node_id == "n2"
+    shrunk = inventory(node("n1", HAMI, card("g1")))
+    rebuilt, conflicts = Scheduler.from_snapshot(shrunk, s.allocations())
+    assert [a.workload_id for a in rebuilt.allocations()] == ["kept"]
+    assert [(a.workload_id, e.code) for a, e in conflicts] == [("gone", SchedulingErrorCode.PLACEMENT_CONFLICT)]
