@@ -78,6 +78,10 @@ class Ledger(Protocol):
 
     async def get_hold(self, hold_id: UUID) -> Hold | None: ...
 
+    async def holds_of(self, user_id: UUID, *, open_only: bool = True) -> Sequence[Hold]:
+        """A wallet's holds, newest first."""
+        ...
+
     async def spend(self, scope: BudgetScope, since: datetime, until: datetime) -> MicroCredits:
         """Charges attributed to the scope (an org's includes its groups' and users')."""
         ...

@@ -110,12 +110,15 @@ async def _is_child(directory: Directory, parent: AccountRef, child: AccountRef)
     return False
 
 
-async def _authorise_edge(actor: Actor, directory: Directory, parent: AccountRef, child: AccountRef) -> None:
+async def _authorise_edge(
+    actor: Actor, directory: Directory, parent: AccountRef, child: AccountRef, *, down: bool
+) -> None:
     _require_writer(actor)
+    parent_field, child_field = ("source", "destination") if down else ("destination", "source")
     if not await is_admin_of_account(actor, directory, parent):
-        raise PermissionDeniedError(f"only an admin of {parent.label()} may move credits to or from it", "source")
+        raise PermissionDeniedError(f"only an admin of {parent.label()} may move credits to or from it", parent_field)
     if not await _is_child(directory, parent, child):
-        raise InvalidTransferError(f"{child.label()} is not directly below {parent.label()}", "destination")
+        raise InvalidTransferError(f"{child.label()} is not directly below {parent.label()}", child_field)
 
 
 async def can_view_account(actor: Actor, directory: Directory, account: AccountRef) -> bool:
@@ -131,6 +134,9 @@ async def can_view_account(actor: Actor, directory: Directory, account: AccountR
         assert account.owner_id is not None
         if account.owner_id in actor.group_roles:
             return True
+    if account.kind is AccountKind.CONSUMPTION:
+        assert account.owner_id is not None
+        return actor.is_org_admin(account.owner_id)
     return await is_admin_of_account(actor, directory, account)
 
 
@@ -162,7 +168,7 @@ async def allocate(
         actor.user_id,
         memo=memo,
     )
-    await _authorise_edge(actor, directory, source, destination)
+    await _authorise_edge(actor, directory, source, destination, down=True)
     return await ledger.post(request)
 
 
@@ -191,7 +197,7 @@ async def take_back(
         actor.user_id,
         memo=memo,
     )
-    await _authorise_edge(actor, directory, destination, source)
+    await _authorise_edge(actor, directory, destination, source, down=False)
     return await ledger.post(request)
 
 
@@ -259,6 +265,15 @@ async def get_balances(
         if not await can_view_account(actor, directory, account):
             raise NotFoundError("account", "account")
     return await ledger.balances(accounts)
+
+
+async def wallet_holds(
+    actor: Actor, ledger: Ledger, directory: Directory, user_id: UUID, *, open_only: bool = True
+) -> Sequence[Hold]:
+    """What is reserved in a personal wallet (visible to its owner and the admins above it)."""
+    if not await can_view_account(actor, directory, AccountRef.user(user_id)):
+        raise NotFoundError("account", "userId")
+    return await ledger.holds_of(user_id, open_only=open_only)
 
 
 async def ledger_history(

@@ -210,6 +210,12 @@ class InMemoryLedger:
     async def get_hold(self, hold_id: UUID) -> Hold | None:
         return self.holds.get(hold_id)
 
+    async def holds_of(self, user_id: UUID, *, open_only: bool = True) -> Sequence[Hold]:
+        found = [
+            h for h in self.holds.values() if h.user_id == user_id and (not open_only or h.status is HoldStatus.OPEN)
+        ]
+        return sorted(found, key=lambda h: h.created_at, reverse=True)
+
     async def spend(self, scope: BudgetScope, since: datetime, until: datetime) -> MicroCredits:
         attr = _ATTR[scope.kind]
         return sum(

@@ -637,6 +637,13 @@ class SqlLedger:
 
         return await self.tx.run(go)
 
+    async def holds_of(self, user_id: UUID, *, open_only: bool = True) -> Sequence[Hold]:
+        stmt = select(H).where(H.c.user_id == user_id).order_by(H.c.created_at.desc())
+        if open_only:
+            stmt = stmt.where(H.c.status == HoldStatus.OPEN.value)
+        async with self.tx.engine.connect() as conn:
+            return [_hold_from_row(r) for r in await conn.execute(stmt)]
+
     async def get_hold(self, hold_id: UUID) -> Hold | None:
         async with self.tx.engine.connect() as conn:
             row = (await conn.execute(_HOLD_BY_ID, {"hid": hold_id})).first()

@@ -144,6 +144,12 @@ async def test_hold_lifecycle(adapters: Adapters):
     second = (
         await svc.reserve_hold(a.ledger, clock, ids, chain=w.chain(), amount_micro=20 * C, idempotency_key=f"{key}-3")
     ).hold
+    open_holds = await svc.wallet_holds(w.member(), a.ledger, a.directory, w.alice)
+    assert [h.id for h in open_holds] == [second.id]
+    all_holds = await svc.wallet_holds(w.group_admin, a.ledger, a.directory, w.alice, open_only=False)
+    assert {h.id for h in all_holds} == {hold.id, second.id}
+    with pytest.raises(DomainError):
+        await svc.wallet_holds(w.member(w.bob), a.ledger, a.directory, w.alice)
     released = await svc.release_hold(a.ledger, clock, hold_id=second.id)
     assert released.status is HoldStatus.RELEASED and await avail(a, wallet) == 30 * C
     assert (await svc.release_hold(a.ledger, clock, hold_id=second.id)).status is HoldStatus.RELEASED
