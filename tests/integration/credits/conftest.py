@@ -11,14 +11,8 @@ import pytest
 from sqlalchemy import Table
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from infra.credits.directory import SqlDirectory
-from infra.credits.memory import (
-    InMemoryBudgets,
-    InMemoryLedger,
-    InMemoryPolicies,
-    InMemoryRefillSchedules,
-)
-from infra.credits.sql import SqlBudgets, SqlLedger, SqlPolicies, SqlRefillSchedules
+from infra.credits.sql import make_ledger_engine
+from infra.credits.wiring import memory_adapters, sql_adapters
 from infra.db.base import make_engine
 from infra.db.models.tenancy import GroupRow, MembershipRow, OrganizationRow, UserRow
 from tests.unit.credits.world import World
@@ -72,23 +66,15 @@ async def pg_engine(database_url: str) -> AsyncIterator[AsyncEngine]:
 async def adapters(request: pytest.FixtureRequest, database_url: str) -> AsyncIterator[Adapters]:
     w = World()
     if request.param == "memory":
-        ledger = InMemoryLedger()
-        yield Adapters(
-            "memory", w, ledger, InMemoryRefillSchedules(ledger), InMemoryBudgets(), InMemoryPolicies(), w.directory
-        )
+        m = memory_adapters(w.directory)
+        yield Adapters("memory", w, m.ledger, m.refills, m.budgets, m.policies, m.directory)
         return
     engine = make_engine(database_url, pool_size=5, max_overflow=10)
+    ledger_engine = make_ledger_engine(database_url, pool_size=5, max_overflow=10)
     try:
         await seed_tenancy(engine, w)
-        sql_ledger = SqlLedger(engine)
-        yield Adapters(
-            "postgres",
-            w,
-            sql_ledger,
-            SqlRefillSchedules(sql_ledger),
-            SqlBudgets(engine),
-            SqlPolicies(engine),
-            SqlDirectory(engine),
-        )
+        p = sql_adapters(engine, ledger_engine=ledger_engine)
+        yield Adapters("postgres", w, p.ledger, p.refills, p.budgets, p.policies, p.directory)
     finally:
         await engine.dispose()
+        await ledger_engine.dispose()
