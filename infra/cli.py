@@ -66,6 +66,14 @@ async def _serve(settings: Settings) -> int:
         server = uvicorn.Server(config)
         mode = "embedded PostgreSQL" if settings.embedded else "PostgreSQL"
         print(f"gshare: serving on http://{settings.host}:{settings.port}/ ({mode}); GraphiQL at /graphql", flush=True)
+        if workers is not None:
+            # uvicorn re-raises SIGTERM/SIGINT once it has shut down, which would end the process
+            # before the in-process workers finish their messages; a no-op handler makes it
+            # return here instead, so the finally block stops them and closes the database
+            import signal
+
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(sig, lambda *_: None)
         await server.serve()
     finally:
         if workers is not None:
