@@ -371,3 +371,29 @@ async def test_admission_hook_and_tokens(kube_api: KubeApiServer, kube_client: c
     async with client.ApiClient(configuration) as api:
         created = await client.CoreV1Api(api).create_namespaced_pod(NS, pod("a1"))
     assert created.metadata.name == "a1"
+
+
+async def test_watch_bookmarks(kube_client: client.ApiClient) -> None:
+    server_types = []
+    async for event in watch.Watch().stream(
+        client.CoreV1Api(kube_client).list_namespaced_pod,
+        NS,
+        resource_version="1",
+        allow_watch_bookmarks=True,
+        timeout_seconds=1.2,
+    ):
+        server_types.append(event["type"])
+    assert "BOOKMARK" in server_types
+
+
+async def test_deleting_a_namespace_deletes_its_content(kube_api: KubeApiServer, kube_client: client.ApiClient) -> None:
+    core = client.CoreV1Api(kube_client)
+    await core.create_namespace({"metadata": {"name": "scratch"}})
+    await core.create_namespaced_pod("scratch", pod("p"))
+    await core.create_namespaced_config_map("scratch", {"metadata": {"name": "c", "labels": {"x": "1"}}})
+    await core.create_namespaced_config_map("scratch", {"metadata": {"name": "d", "labels": {"x": "2"}}})
+    await core.delete_collection_namespaced_config_map("scratch", label_selector="x=1")
+    assert [c["metadata"]["name"] for c in kube_api.list("configmaps", "scratch")] == ["d"]
+    await core.delete_namespace("scratch")
+    assert kube_api.list("pods", "scratch") == [] and kube_api.list("configmaps", "scratch") == []
+    assert kube_api.get("namespaces", "scratch") is None

@@ -425,3 +425,37 @@ async def test_only_the_operators_account_may_create_session_pods(
         await client.CoreV1Api(kube_client).create_namespaced_pod(NS, pushed)
     assert info.value.status == 403
     await client.CoreV1Api(kube_client).create_namespaced_pod("default", pushed)
+
+
+async def test_a_changed_spec_replaces_the_pod(
+    cluster: KubeApiServer,
+    kube_client: client.ApiClient,
+    operators: OperatorFactory,
+    kubelet: Kubelet,
+    receiver: Receiver,
+) -> None:
+    operator = await operators.start()
+    await apply_session(kube_client, session("s-change", GPU_REQUESTS["hami"]))
+    await eventually(lambda: "Running" in receiver.phases("s-change"))
+    first = cluster.get("pods", "s-change", NS)
+    token = cluster.get("secrets", "s-change-access", NS)["data"]["token"]
+
+    await apply_session(
+        kube_client, session("s-change", GPU_REQUESTS["hami"], image="quay.io/jupyter/base-notebook:2026")
+    )
+    await eventually(
+        lambda: (
+            (p := cluster.get("pods", "s-change", NS)) is not None
+            and p["metadata"]["uid"] != first["metadata"]["uid"]
+            and p["status"]["phase"] == "Running"
+        )
+    )
+    await eventually(lambda: cluster.get("gsharesessions", "s-change", NS)["status"]["phase"] == "Running")
+    await operator.controller.wait_idle()
+    pod = cluster.get("pods", "s-change", NS)
+    assert pod["spec"]["containers"][0]["image"] == "quay.io/jupyter/base-notebook:2026"
+    cr = cluster.get("gsharesessions", "s-change", NS)
+    assert cr["metadata"]["generation"] == 2
+    assert cr["status"]["observedGeneration"] == 2
+    assert cluster.get("secrets", "s-change-access", NS)["data"]["token"] == token  # credentials are stable
+    assert receiver.phases("s-change")[-1] == "Running"
