@@ -70,7 +70,7 @@ from domain.credits.refills import (
     validate_refill,
 )
 from domain.policies.model import ScopeChain
-from domain.tenancy.model import Actor
+from domain.tenancy.model import Actor, Role
 
 DEFAULT_HOLD_WINDOW_SECONDS = 3600
 MAX_CALLER_KEY_LENGTH = 120  # + the caller's id and the bulk member suffix stay under 200
@@ -92,8 +92,12 @@ async def is_admin_of_account(actor: Actor, directory: Directory, account: Accou
         return actor.is_org_admin(account.owner_id)
     if account.kind is AccountKind.GROUP:
         assert account.owner_id is not None
-        org = await directory.group_organization(account.owner_id)
-        return org is not None and actor.is_group_admin(account.owner_id, org)
+        if actor.is_super_admin or actor.role_in_group(account.owner_id) is Role.GROUP_ADMIN:
+            return True
+        if not actor.org_admin_of:
+            return False
+        org = await directory.group_organization(account.owner_id)  # only org admins need it
+        return org is not None and actor.is_org_admin(org)
     return False  # personal wallets and the sink administer nothing
 
 

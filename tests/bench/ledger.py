@@ -1,6 +1,7 @@
 """Ledger throughput against PostgreSQL, beside pgbench TPC-B on the same server.
 
-    python -m tests.bench.ledger [--clients 32] [--seconds 15] [--scale 32] [--processes 1]
+    python -m tests.bench.ledger [--clients 32] [--seconds 10] [--rounds 3] [--scale 32]
+                                 [--processes 1] [--use-cases]
 
 Server: GSHARE_BENCH_DATABASE_URL, else GSHARE_TEST_DATABASE_URL (else an embedded server).
 Both runs get scratch databases that are dropped at the end. The ledger run posts transfers
@@ -9,7 +10,10 @@ transfer and move both balances, commit) with `--clients` concurrent clients ove
 organisations × 1 group × 50 members: 50 % allocations group → member, 25 % take-backs
 member → group, 25 % charges member → the organisation's consumption sink. pgbench runs
 TPC-B with the same number of clients, scale `--scale` (pgbench's guidance: scale ≥ clients,
-so that it measures the server rather than contention on one branch row).
+so that it measures the server rather than contention on one branch row). Rounds alternate
+ledger and pgbench runs (the machine may be shared) and the median ratio is printed.
+`--use-cases` posts through `allocate` / `take_back` / `charge_wallet` instead, which adds the
+authorisation look-up (one tenancy query per allocation or take-back).
 """
 
 from __future__ import annotations
@@ -78,14 +82,26 @@ async def _seed(url: str) -> list[tuple[uuid.UUID, uuid.UUID, list[uuid.UUID]]]:
 
 
 async def _clients(
-    url: str, world: list[tuple[uuid.UUID, uuid.UUID, list[uuid.UUID]]], clients: int, seconds: float, seed: int
+    url: str,
+    world: list[tuple[uuid.UUID, uuid.UUID, list[uuid.UUID]]],
+    clients: int,
+    seconds: float,
+    seed: int,
+    use_cases: bool = False,
 ) -> tuple[int, int, int, float]:
+    from domain.common.clock import SystemClock, UuidGenerator
     from domain.common.errors import DomainError
+    from domain.credits import services as svc
     from domain.credits.model import AccountRef, Attribution, TransferKind, TransferRequest
+    from domain.policies.model import ScopeChain
+    from domain.tenancy.model import Actor
+    from infra.credits.directory import SqlDirectory
     from infra.credits.sql import SqlLedger, make_ledger_engine
 
     engine = make_ledger_engine(url, pool_size=clients, max_overflow=0)
     ledger = SqlLedger(engine)
+    directory, clock, ids = SqlDirectory(engine), SystemClock(), UuidGenerator()
+    admin = Actor(uuid.uuid4(), "bench", is_super_admin=True)
     rng = random.Random(seed)
     done = refused = 0
     deadline = time.perf_counter() + seconds
@@ -100,6 +116,46 @@ async def _clients(
             wallet, group = AccountRef.user(user), AccountRef.group(grp)
             key, now, roll = f"{prefix}-{n}-{i}", datetime_now(), rng.random()
             i += 1
+            if use_cases:  # through the use cases: authorisation reads the tenancy tables
+                try:
+                    if roll < 0.5:
+                        await svc.allocate(
+                            admin,
+                            ledger,
+                            directory,
+                            clock,
+                            ids,
+                            source=group,
+                            destination=wallet,
+                            amount_micro=C,
+                            idempotency_key=key,
+                        )
+                    elif roll < 0.75:
+                        await svc.take_back(
+                            admin,
+                            ledger,
+                            directory,
+                            clock,
+                            ids,
+                            source=wallet,
+                            destination=group,
+                            amount_micro=C,
+                            idempotency_key=key,
+                        )
+                    else:
+                        await svc.charge_wallet(
+                            ledger,
+                            clock,
+                            ids,
+                            wallet=wallet,
+                            chain=ScopeChain(user, grp, org),
+                            amount_micro=C // 2,
+                            idempotency_key=key,
+                        )
+                    done += 1
+                except DomainError:
+                    refused += 1
+                continue
             if roll < 0.5:
                 r = TransferRequest(uuid.uuid4(), key, TransferKind.ALLOCATION, group, wallet, C, now)
             elif roll < 0.75:
@@ -142,28 +198,28 @@ def datetime_now():  # type: ignore[no-untyped-def]
     return datetime.now(UTC)
 
 
-def _process_main(args: tuple[str, list, int, float, int], out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
-    url, world, clients, seconds, seed = args
-    out.put(asyncio.run(_clients(url, world, clients, seconds, seed)))
+def _process_main(args: tuple[str, list, int, float, int, bool], out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+    out.put(asyncio.run(_clients(*args)))
 
 
 def run_ledger(
     url: str,
-    world: list,
+    world: list,  # type: ignore[type-arg]
     clients: int,
     seconds: float,
     processes: int,
-    seed: int,  # type: ignore[type-arg]
+    seed: int,
+    use_cases: bool,
 ) -> tuple[float, int, int, int]:
     """(transfers/s, posted, refused, retried) for one timed run."""
     if processes == 1:
-        done, refused, retries, elapsed = asyncio.run(_clients(url, world, clients, seconds, seed))
+        done, refused, retries, elapsed = asyncio.run(_clients(url, world, clients, seconds, seed, use_cases))
     else:
         per = [clients // processes + (1 if i < clients % processes else 0) for i in range(processes)]
         ctx = multiprocessing.get_context("spawn")
         out: multiprocessing.Queue = ctx.Queue()  # type: ignore[type-arg]
         procs = [
-            ctx.Process(target=_process_main, args=((url, world, n, seconds, seed * 100 + i), out))
+            ctx.Process(target=_process_main, args=((url, world, n, seconds, seed * 100 + i, use_cases), out))
             for i, n in enumerate(per)
         ]
         for p in procs:
@@ -230,6 +286,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="alternating ledger/pgbench runs")
     parser.add_argument("--scale", type=int, default=32, help="pgbench scale factor")
     parser.add_argument("--processes", type=int, default=1, help="client processes for the ledger run")
+    parser.add_argument(
+        "--use-cases",
+        action="store_true",
+        help="post through the use cases (allocate/take_back/charge_wallet with SQL authorisation look-ups)"
+        " instead of the Ledger port",
+    )
     args = parser.parse_args()
 
     from tests.support.database import create_test_database
@@ -242,12 +304,15 @@ def main() -> None:
         world = asyncio.run(_seed(db.url))
         bench = PgBench(db.server_url, args.scale)
         where = urlsplit(db.server_url)
+        path = "use cases" if args.use_cases else "Ledger port"
         print(
             f"server {where.hostname}:{where.port}, {os.cpu_count()} cores, {args.clients} clients, "
-            f"{args.seconds:g} s per run, pgbench TPC-B scale {args.scale}"
+            f"{args.seconds:g} s per run, pgbench TPC-B scale {args.scale}, ledger through the {path}"
         )
         for n in range(1, args.rounds + 1):
-            rate, done, refused, retries = run_ledger(db.url, world, args.clients, args.seconds, args.processes, n)
+            rate, done, refused, retries = run_ledger(
+                db.url, world, args.clients, args.seconds, args.processes, n, args.use_cases
+            )
             tps = bench.run(args.clients, args.seconds)
             ratios.append(rate / tps)
             print(
