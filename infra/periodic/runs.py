@@ -114,25 +114,40 @@ class SqlJobRuns:
         return True
 
     async def sweep(
-        self, now: datetime, redeliver_after: timedelta, enqueue: Callable[[str, Period], Awaitable[None]]
+        self,
+        now: datetime,
+        redeliver_after: timedelta,
+        enqueue: Callable[[str, Period], Awaitable[None]],
+        abandoned_after: timedelta = timedelta(hours=1),
     ) -> tuple[int, int]:
         """Claims the broker never took (or may have lost): coalesce those behind a newer
-        period of the same job, enqueue the newest again. Returns (coalesced, re-enqueued)."""
+        period of the same job, enqueue the newest again. Returns (coalesced, re-enqueued).
+
+        Also closes runs left `running` for longer than `abandoned_after` behind a newer
+        period (their worker died and the broker lost the message), so the operations view
+        does not show them running forever."""
         stale = and_(
             R.c.outcome == RunOutcome.PENDING.value,
             (R.c.enqueued_at.is_(None)) | (R.c.enqueued_at < now - redeliver_after),
         )
         newer = R.alias("newer")
+        has_newer = (
+            select(literal_column("1")).where(newer.c.job == R.c.job, newer.c.period_start > R.c.period_start).exists()
+        )
         async with self.engine.connect() as conn, conn.begin():
+            await conn.execute(
+                update(R)
+                .where(R.c.outcome == RunOutcome.RUNNING.value, R.c.started_at < now - abandoned_after, has_newer)
+                .values(
+                    outcome=RunOutcome.FAILED.value,
+                    finished_at=now,
+                    error="abandoned: its worker stopped and the message was lost; later periods ran",
+                )
+            )
             coalesced = (
                 await conn.execute(
                     update(R)
-                    .where(
-                        stale,
-                        select(literal_column("1"))
-                        .where(newer.c.job == R.c.job, newer.c.period_start > R.c.period_start)
-                        .exists(),
-                    )
+                    .where(stale, has_newer)
                     .values(
                         outcome=RunOutcome.COALESCED.value,
                         finished_at=now,

@@ -38,6 +38,16 @@ def fresh_database_url() -> Iterator[str]:
         db.drop()
 
 
+@pytest.fixture(scope="module")
+def module_database_url() -> Iterator[str]:
+    """For tests that keep apart by job name: one database per module."""
+    db = create_test_database(prefix="gshare_workers")
+    try:
+        yield db.url
+    finally:
+        db.drop()
+
+
 @dataclass
 class PrivateRedis:
     """A redis-server of our own (the shared one must not be restarted under other tests).
