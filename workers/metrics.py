@@ -46,3 +46,9 @@ PERIODIC_LAST_SUCCESS = Gauge(
 )
 PERIODIC_RUNS = Counter("gshare_periodic_runs", "Periodic job executions, by outcome.", ["job", "outcome"])
 SCHEDULER_ERRORS = Counter("gshare_periodic_scheduler_errors", "Scheduler ticks that failed (database unreachable …).")
+QUEUE_DEPTH = Gauge("gshare_worker_queue_depth", "Messages waiting in the queue (sampled).", ["queue"])
+QUEUE_OLDEST_AGE = Gauge(
+    "gshare_worker_queue_oldest_message_age_seconds",
+    "Age of the oldest waiting message (sampled; 0 when empty). Grows when no worker consumes.",
+    ["queue"],
+)

@@ -15,6 +15,7 @@ Async actors run on the host's event loop (`HostLoop`), so they share the proces
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import Sequence
@@ -105,8 +106,10 @@ class WorkerRuntime:
             redeliver_after=redeliver_after,
             on_claim=self._claimed,
         )
+        self.sample_seconds = sweep_seconds
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._sampler: asyncio.Task[None] | None = None
 
     @staticmethod
     def _claimed(job: JobDefinition, period: Period, missed: int) -> None:
@@ -118,6 +121,39 @@ class WorkerRuntime:
         actor = self.actors[job_name]
         # blocking network I/O for Redis: off the event loop
         await asyncio.to_thread(actor.send, period.start.isoformat(), period.end.isoformat())
+
+    def sample_queues(self) -> None:
+        """Depth and age of the oldest waiting message of each queue (blocking I/O: run in a
+        thread). The lag measured at processing start cannot see a queue nobody consumes."""
+        import time
+
+        from dramatiq import Message
+
+        now = time.time()
+        for queue in sorted(q for q in self.broker.get_declared_queues() if not q.endswith(".DQ")):
+            oldest: bytes | None
+            if isinstance(self.broker, StubBroker):
+                waiting = list(self.broker.queues[queue].queue)
+                depth, oldest = len(waiting), (waiting[0] if waiting else None)
+            else:
+                client, key = self.broker.client, f"{self.broker.namespace}:{queue}"  # type: ignore[attr-defined]
+                depth = int(client.llen(key))
+                first = client.lindex(key, 0)
+                oldest = client.hget(f"{key}.msgs", first) if first is not None else None
+            age = 0.0
+            if oldest is not None:
+                age = max(0.0, now - Message.decode(oldest).message_timestamp / 1000)
+            metrics.QUEUE_DEPTH.labels(queue).set(depth)
+            metrics.QUEUE_OLDEST_AGE.labels(queue).set(age)
+
+    async def _sample(self) -> None:
+        while not self._stop.is_set():
+            try:
+                await asyncio.to_thread(self.sample_queues)
+            except Exception as exc:  # Redis down: the consumers log it; keep the last values
+                log.debug("queue sampling failed: %s", exc)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), timeout=self.sample_seconds)
 
     async def start(self) -> None:
         self.broker.add_middleware(HostLoop(asyncio.get_running_loop()))
@@ -131,6 +167,7 @@ class WorkerRuntime:
                 self.scheduler.run(self._stop, on_error=lambda _: metrics.SCHEDULER_ERRORS.inc()),
                 name="gshare-periodic-scheduler",
             )
+        self._sampler = asyncio.create_task(self._sample(), name="gshare-queue-sampler")
         log.info(
             "workers started (%s, %d threads, jobs: %s)",
             type(self.broker).__name__,
@@ -141,11 +178,13 @@ class WorkerRuntime:
     async def stop(self, timeout_seconds: float = 30) -> None:
         """Stop claiming, let running messages finish (up to the timeout), close the broker."""
         self._stop.set()
-        if self._task is not None:
+        for task in (self._task, self._sampler):
+            if task is None:
+                continue
             try:
-                await asyncio.wait_for(self._task, timeout=timeout_seconds)
+                await asyncio.wait_for(task, timeout=timeout_seconds)
             except TimeoutError:
-                self._task.cancel()
+                task.cancel()
         if self.worker is not None:
             # worker threads may be waiting on coroutines on this very loop: never block it
             await asyncio.to_thread(self.worker.stop, int(timeout_seconds * 1000))

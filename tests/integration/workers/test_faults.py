@@ -11,13 +11,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import httpx
 import pytest
 
 from domain.common.clock import FrozenClock
 from domain.operations.model import JobRun, RunOutcome
 from infra.db.base import make_engine
 from infra.periodic.runs import SqlJobRuns
-from tests.integration.workers.conftest import PrivateRedis, Workers
+from tests.integration.workers.conftest import PrivateRedis, Workers, free_port
 from tests.integration.workers.support import C, balance, members, refill_transfers, refill_world
 
 pytestmark = pytest.mark.timeout(60)
@@ -153,11 +154,22 @@ async def test_redis_restart_mid_run_loses_and_doubles_no_tick(workers: Workers,
 async def test_two_workers_run_each_periodic_job_once_per_period(workers: Workers) -> None:
     url = workers.database_url
     periods = f"{REFILLS}=1,{PURGE}=1"
-    a, b = workers.spawn(periods), workers.spawn(periods)
+    port = free_port()
+    a, b = workers.spawn(periods, GSHARE_WORKER_METRICS_PORT=str(port)), workers.spawn(periods)
     a.wait_for_log("running (", timeout=15)
     b.wait_for_log("running (", timeout=15)
     started = datetime.now(UTC)
     await asyncio.sleep(5)
+    async with httpx.AsyncClient() as client:  # `gshare worker` serves its own metrics
+        scraped = (await client.get(f"http://127.0.0.1:{port}/metrics", timeout=5)).text
+    for name in (
+        'gshare_worker_messages_total{actor="',
+        'gshare_worker_message_duration_seconds_count{actor="',
+        'gshare_worker_queue_lag_seconds_count{queue="periodic"}',
+        'gshare_worker_queue_depth{queue="periodic"}',
+        'gshare_periodic_job_last_success_timestamp_seconds{job="',
+    ):
+        assert name in scraped, name
     assert a.terminate() == 0 and b.terminate() == 0
     for job in (REFILLS, PURGE):
         runs = [r for r in await job_runs(url, job) if r.period.start >= started]

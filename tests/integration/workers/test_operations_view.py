@@ -111,3 +111,21 @@ async def test_background_jobs_and_metrics(container: Container, monkeypatch: py
     assert 'gshare_worker_queue_lag_last_seconds{queue="periodic"}' in text
     assert 'gshare_periodic_job_last_success_timestamp_seconds{job="credits.refills"}' in text
     assert 'gshare_periodic_job_last_success_timestamp_seconds{job="test.broken"}' not in text
+
+
+async def test_queue_depth_and_oldest_message_age_are_sampled_without_a_consumer(container: Container) -> None:
+    from prometheus_client import REGISTRY
+
+    from workers.actors import declare_periodic_actors
+
+    rt = WorkerRuntime(container, build_broker(None), PERIODIC_JOBS, scheduler=False)
+    rt.actors = declare_periodic_actors(rt.broker, rt.jobs)  # declared, but no Worker consumes
+    message = rt.actors["credits.refills"].message("2026-05-04T10:00:00+00:00", "2026-05-04T10:01:00+00:00")
+    rt.broker.enqueue(message.copy(message_timestamp=message.message_timestamp - 90_000))
+    rt.broker.enqueue(message.copy(message_id=str(uuid.uuid4())))
+    rt.sample_queues()
+    rt.broker.close()
+    depth = REGISTRY.get_sample_value("gshare_worker_queue_depth", {"queue": "periodic"})
+    age = REGISTRY.get_sample_value("gshare_worker_queue_oldest_message_age_seconds", {"queue": "periodic"})
+    assert depth == 2
+    assert age is not None and 90 <= age < 120
