@@ -11,6 +11,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from domain.common.clock import Clock, IdGenerator, SystemClock, UuidGenerator
 from domain.ports import EventBus
+from domain.sessions.ports import UsageStore
+from domain.sessions.services import SessionServices
+from infra.cluster.registry import ClusterAdapters
+from infra.credits.wiring import CreditsAdapters, sql_adapters
 from domain.tenancy.auth import PasswordHasher, SecretGenerator
 from infra.db.base import make_engine, make_sessionmaker
 from infra.db.uow import SqlUnitOfWorkFactory
@@ -32,12 +36,17 @@ class Container:
     ids: IdGenerator
     hasher: PasswordHasher
     secrets: SecretGenerator
+    credits: CreditsAdapters
+    clusters: ClusterAdapters
+    usage: UsageStore
+    sessions: SessionServices
     extras: dict[str, Any] = field(default_factory=dict)
 
     async def aclose(self) -> None:
-        close = getattr(self.events, "close", None)
-        if close is not None:
-            await close()
+        for resource in (self.events, self.usage):
+            close = getattr(resource, "close", None)
+            if close is not None:
+                await close()
         await self.engine.dispose()
 
 
@@ -48,16 +57,39 @@ def build_container(
     clock: Clock | None = None,
     events: EventBus | None = None,
 ) -> Container:
+    from infra.usage import InProcessUsageStore, RedisUsageStore
+
     engine = make_engine(database_url)
     bus: EventBus = events or (RedisEventBus(settings.redis_url) if settings.redis_url else InProcessEventBus())
+    uow = SqlUnitOfWorkFactory(make_sessionmaker(engine), bus)
+    the_clock = clock or SystemClock()
+    ids = UuidGenerator()
+    credits = sql_adapters(engine)
+    clusters = ClusterAdapters()
+    usage: UsageStore = RedisUsageStore(settings.redis_url) if settings.redis_url else InProcessUsageStore()
+    sessions = SessionServices(
+        uow=uow,
+        clock=the_clock,
+        ids=ids,
+        ledger=credits.ledger,
+        budgets=credits.budgets,
+        policies=credits.policies,
+        clusters=clusters,
+        hold_window_seconds=settings.hold_window_seconds,
+        public_url=settings.own_origin(),
+    )
     return Container(
         settings=settings,
         database_url=database_url,
         engine=engine,
-        uow=SqlUnitOfWorkFactory(make_sessionmaker(engine), bus),
+        uow=uow,
         events=bus,
-        clock=clock or SystemClock(),
-        ids=UuidGenerator(),
+        clock=the_clock,
+        ids=ids,
         hasher=Argon2PasswordHasher(),
         secrets=UrandomSecrets(),
+        credits=credits,
+        clusters=clusters,
+        usage=usage,
+        sessions=sessions,
     )

@@ -36,6 +36,8 @@ class Settings(BaseSettings):
     demo: bool = Field(default=True, description="seed a demo catalog and inventory into an empty database")
     cluster_inventory: Path | None = Field(default=None, description="YAML inventory for the simulated cluster")
     simulated_cluster: bool | None = Field(default=None, description="default: on in embedded mode")
+    simulated_start_delay: float = Field(default=2.0, description="seconds a simulated pod takes to start")
+    hold_window_seconds: int = Field(default=3600, description="how far ahead a session's credit hold reaches")
 
     bootstrap_admin_password: SecretStr | None = None
     secret_key: SecretStr | None = Field(

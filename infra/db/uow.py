@@ -9,14 +9,28 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.ports import EventBus
 from infra.db.repositories.audit import SqlAuditRepository
+from infra.db.repositories.capacity import CapacityCache, SqlCapacityStore
 from infra.db.repositories.catalog import SqlCatalogRepository
+from infra.db.repositories.sessions import (
+    SqlNotificationRepository,
+    SqlSessionRepository,
+    SqlTemplateRepository,
+    SqlUsageReader,
+    SqlVolumeRepository,
+)
 from infra.db.repositories.tenancy import SqlCredentialRepository, SqlTenancyRepository
 
 
 class SqlUnitOfWork:
-    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], events: EventBus | None = None) -> None:
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        events: EventBus | None = None,
+        capacity_cache: CapacityCache | None = None,
+    ) -> None:
         self._sessionmaker = sessionmaker
         self._events = events
+        self._capacity_cache = capacity_cache or CapacityCache()
         self._pending: list[tuple[str, dict[str, Any]]] = []
 
     async def __aenter__(self) -> SqlUnitOfWork:
@@ -25,6 +39,12 @@ class SqlUnitOfWork:
         self.credentials = SqlCredentialRepository(self.session)
         self.catalog = SqlCatalogRepository(self.session)
         self.audit = SqlAuditRepository(self.session)
+        self.sessions = SqlSessionRepository(self.session)
+        self.volumes = SqlVolumeRepository(self.session)
+        self.templates = SqlTemplateRepository(self.session)
+        self.notifications = SqlNotificationRepository(self.session)
+        self.capacity = SqlCapacityStore(self.session, self._capacity_cache)
+        self.usage = SqlUsageReader(self.session)
         self._pending = []
         return self
 
@@ -34,10 +54,16 @@ class SqlUnitOfWork:
         try:
             await self.session.rollback()
         finally:
+            self.capacity.after_rollback()
             await self.session.close()
 
     async def commit(self) -> None:
-        await self.session.commit()
+        try:
+            await self.session.commit()
+        except BaseException:
+            self.capacity.after_rollback()
+            raise
+        self.capacity.after_commit()
         pending, self._pending = self._pending, []
         if self._events is not None:
             for topic, payload in pending:
@@ -45,6 +71,7 @@ class SqlUnitOfWork:
 
     async def rollback(self) -> None:
         self._pending = []
+        self.capacity.after_rollback()
         await self.session.rollback()
 
     def publish_after_commit(self, topic: str, payload: dict[str, Any]) -> None:
@@ -57,6 +84,7 @@ class SqlUnitOfWorkFactory:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], events: EventBus | None = None) -> None:
         self.sessionmaker = sessionmaker
         self.events = events
+        self.capacity_cache = CapacityCache()
 
     def __call__(self) -> SqlUnitOfWork:
-        return SqlUnitOfWork(self.sessionmaker, self.events)
+        return SqlUnitOfWork(self.sessionmaker, self.events, self.capacity_cache)

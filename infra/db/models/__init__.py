@@ -4,7 +4,9 @@ from infra.db.models import (  # noqa: F401
     audit,
     catalog,
     credits,
+    inventory,
     operations,
     policies,
+    sessions,
     tenancy,
 )

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-29 12:08:57.723089
+Create Date: 2026-11-29 12:24:12.895687
 """
 
 from collections.abc import Sequence
@@ -44,6 +44,35 @@ def upgrade() -> None:
     op.create_index(op.f('ix_audit_log_operation'), 'audit_log', ['operation'], unique=False)
     op.create_index(op.f('ix_audit_log_organization_id'), 'audit_log', ['organization_id'], unique=False)
     op.create_index(op.f('ix_audit_log_target_id'), 'audit_log', ['target_id'], unique=False)
+    op.create_table('capacity_state',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('epoch', sa.BigInteger(), nullable=False),
+    sa.Column('next_arrival', sa.BigInteger(), nullable=False),
+    sa.CheckConstraint('id = 1', name=op.f('ck_capacity_state_single_row')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_capacity_state'))
+    )
+    op.create_table('clusters',
+    sa.Column('id', sa.String(length=63), nullable=False),
+    sa.Column('name', sa.String(length=100), nullable=False),
+    sa.Column('kind', sa.String(length=16), nullable=False),
+    sa.Column('placement_policy', sa.String(length=32), nullable=False),
+    sa.Column('kubeconfig_encrypted', sa.LargeBinary(), nullable=True),
+    sa.Column('callback_public_key', sa.Text(), nullable=True),
+    sa.Column('created_at', postgresql.TIMESTAMP(timezone=True), server_default=sa.text('now()'), nullable=False),
+    sa.CheckConstraint("kind IN ('simulated','kubernetes')", name=op.f('ck_clusters_kind')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_clusters')),
+    sa.UniqueConstraint('name', name=op.f('uq_clusters_name'))
+    )
+    op.create_table('gpu_queue',
+    sa.Column('workload_id', sa.String(length=64), nullable=False),
+    sa.Column('offering', sa.String(length=100), nullable=False),
+    sa.Column('priority', sa.Integer(), nullable=False),
+    sa.Column('arrival', sa.BigInteger(), nullable=False),
+    sa.Column('data', postgresql.JSONB(astext_type=sa.Text()), nullable=False),
+    sa.Column('created_at', postgresql.TIMESTAMP(timezone=True), server_default=sa.text('now()'), nullable=False),
+    sa.PrimaryKeyConstraint('workload_id', name=op.f('pk_gpu_queue'))
+    )
+    op.create_index(op.f('ix_gpu_queue_offering'), 'gpu_queue', ['offering'], unique=False)
     op.create_table('offerings',
     sa.Column('id', sa.Uuid(), nullable=False),
     sa.Column('vendor', sa.String(length=100), nullable=False),
@@ -92,6 +121,16 @@ def upgrade() -> None:
     )
     op.create_index('ix_periodic_runs_job_started', 'periodic_runs', ['job', 'started_at'], unique=False)
     op.create_index('ix_periodic_runs_unenqueued', 'periodic_runs', ['job', 'period_start'], unique=False, postgresql_where='enqueued_at IS NULL')
+    op.create_table('placements',
+    sa.Column('workload_id', sa.String(length=64), nullable=False),
+    sa.Column('cluster_id', sa.String(length=63), nullable=False),
+    sa.Column('node_id', sa.String(length=253), nullable=False),
+    sa.Column('data', postgresql.JSONB(astext_type=sa.Text()), nullable=False),
+    sa.Column('created_at', postgresql.TIMESTAMP(timezone=True), server_default=sa.text('now()'), nullable=False),
+    sa.PrimaryKeyConstraint('workload_id', name=op.f('pk_placements'))
+    )
+    op.create_index(op.f('ix_placements_cluster_id'), 'placements', ['cluster_id'], unique=False)
+    op.create_index(op.f('ix_placements_node_id'), 'placements', ['node_id'], unique=False)
     op.create_table('presets',
     sa.Column('id', sa.Uuid(), nullable=False),
     sa.Column('name', sa.String(length=100), nullable=False),
@@ -112,6 +151,21 @@ def upgrade() -> None:
     sa.PrimaryKeyConstraint('id', name=op.f('pk_presets')),
     sa.UniqueConstraint('name', name=op.f('uq_presets_name'))
     )
+    op.create_table('storage_classes',
+    sa.Column('name', sa.String(length=63), nullable=False),
+    sa.Column('description', sa.Text(), nullable=False),
+    sa.Column('is_default', sa.Boolean(), nullable=False),
+    sa.PrimaryKeyConstraint('name', name=op.f('pk_storage_classes'))
+    )
+    op.create_table('cluster_nodes',
+    sa.Column('node_id', sa.String(length=253), nullable=False),
+    sa.Column('cluster_id', sa.String(length=63), nullable=False),
+    sa.Column('data', postgresql.JSONB(astext_type=sa.Text()), nullable=False),
+    sa.Column('reported_at', postgresql.TIMESTAMP(timezone=True), server_default=sa.text('now()'), nullable=False),
+    sa.ForeignKeyConstraint(['cluster_id'], ['clusters.id'], name=op.f('fk_cluster_nodes_cluster_id_clusters'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('node_id', name=op.f('pk_cluster_nodes'))
+    )
+    op.create_index(op.f('ix_cluster_nodes_cluster_id'), 'cluster_nodes', ['cluster_id'], unique=False)
     op.create_table('groups',
     sa.Column('id', sa.Uuid(), nullable=False),
     sa.Column('organization_id', sa.Uuid(), nullable=False),
@@ -249,6 +303,18 @@ def upgrade() -> None:
     )
     op.create_index(op.f('ix_memberships_group_id'), 'memberships', ['group_id'], unique=False)
     op.create_index(op.f('ix_memberships_organization_id'), 'memberships', ['organization_id'], unique=False)
+    op.create_table('notifications',
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.Column('user_id', sa.Uuid(), nullable=False),
+    sa.Column('kind', sa.String(length=40), nullable=False),
+    sa.Column('message', sa.Text(), nullable=False),
+    sa.Column('session_id', sa.Uuid(), nullable=True),
+    sa.Column('created_at', postgresql.TIMESTAMP(timezone=True), server_default=sa.text('now()'), nullable=False),
+    sa.Column('read_at', postgresql.TIMESTAMP(timezone=True), nullable=True),
+    sa.ForeignKeyConstraint(['user_id'], ['users.id'], name=op.f('fk_notifications_user_id_users'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_notifications'))
+    )
+    op.create_index(op.f('ix_notifications_user_id'), 'notifications', ['user_id'], unique=False)
     op.create_table('org_admins',
     sa.Column('user_id', sa.Uuid(), nullable=False),
     sa.Column('organization_id', sa.Uuid(), nullable=False),
@@ -306,6 +372,32 @@ def upgrade() -> None:
     sa.UniqueConstraint('organization_id', name=op.f('uq_resource_policies_organization_id')),
     sa.UniqueConstraint('user_id', name=op.f('uq_resource_policies_user_id'))
     )
+    op.create_table('volumes',
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.Column('name', sa.String(length=63), nullable=False),
+    sa.Column('scope', sa.String(length=16), nullable=False),
+    sa.Column('organization_id', sa.Uuid(), nullable=False),
+    sa.Column('owner_id', sa.Uuid(), nullable=True),
+    sa.Column('group_id', sa.Uuid(), nullable=True),
+    sa.Column('storage_class', sa.String(length=63), nullable=False),
+    sa.Column('size_mib', sa.BigInteger(), nullable=False),
+    sa.Column('member_mode', sa.String(length=2), nullable=False),
+    sa.Column('created_by', sa.Uuid(), nullable=False),
+    sa.Column('created_at', postgresql.TIMESTAMP(timezone=True), server_default=sa.text('now()'), nullable=False),
+    sa.CheckConstraint("(scope = 'personal' AND owner_id IS NOT NULL AND group_id IS NULL) OR (scope = 'group' AND group_id IS NOT NULL AND owner_id IS NULL)", name=op.f('ck_volumes_scope_owner')),
+    sa.CheckConstraint("member_mode IN ('ro','rw')", name=op.f('ck_volumes_member_mode')),
+    sa.CheckConstraint("scope IN ('personal','group')", name=op.f('ck_volumes_scope')),
+    sa.CheckConstraint('size_mib > 0', name=op.f('ck_volumes_size_positive')),
+    sa.ForeignKeyConstraint(['group_id'], ['groups.id'], name=op.f('fk_volumes_group_id_groups'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['organization_id'], ['organizations.id'], name=op.f('fk_volumes_organization_id_organizations'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['owner_id'], ['users.id'], name=op.f('fk_volumes_owner_id_users'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['storage_class'], ['storage_classes.name'], name=op.f('fk_volumes_storage_class_storage_classes'), ondelete='RESTRICT'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_volumes'))
+    )
+    op.create_index(op.f('ix_volumes_group_id'), 'volumes', ['group_id'], unique=False)
+    op.create_index(op.f('ix_volumes_organization_id'), 'volumes', ['organization_id'], unique=False)
+    op.create_index(op.f('ix_volumes_owner_id'), 'volumes', ['owner_id'], unique=False)
+    op.create_index('uq_volumes_scope_name', 'volumes', ['scope', 'owner_id', 'group_id', 'name'], unique=True, postgresql_nulls_not_distinct=True)
     op.create_table('credit_holds',
     sa.Column('id', sa.Uuid(), nullable=False),
     sa.Column('idempotency_key', sa.String(length=200), nullable=False),
@@ -354,6 +446,89 @@ def upgrade() -> None:
     sa.PrimaryKeyConstraint('id', name=op.f('pk_credit_refill_schedules'))
     )
     op.create_index(op.f('ix_credit_refill_schedules_source_account_id'), 'credit_refill_schedules', ['source_account_id'], unique=False)
+    op.create_table('sessions',
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.Column('name', sa.String(length=100), nullable=False),
+    sa.Column('owner_id', sa.Uuid(), nullable=False),
+    sa.Column('organization_id', sa.Uuid(), nullable=False),
+    sa.Column('group_id', sa.Uuid(), nullable=False),
+    sa.Column('kind', sa.String(length=16), nullable=False),
+    sa.Column('state', sa.String(length=20), nullable=False),
+    sa.Column('state_reason', sa.Text(), nullable=False),
+    sa.Column('image_id', sa.Uuid(), nullable=False),
+    sa.Column('image_reference', sa.String(length=512), nullable=False),
+    sa.Column('preset_id', sa.Uuid(), nullable=True),
+    sa.Column('template_id', sa.Uuid(), nullable=True),
+    sa.Column('offering_id', sa.Uuid(), nullable=True),
+    sa.Column('cpu_millicores', sa.Integer(), nullable=False),
+    sa.Column('memory_mib', sa.Integer(), nullable=False),
+    sa.Column('shm_mib', sa.Integer(), nullable=False),
+    sa.Column('disk_gib', sa.Integer(), nullable=False),
+    sa.Column('gpu', postgresql.JSONB(astext_type=sa.Text()), nullable=True),
+    sa.Column('expiry', sa.String(length=8), nullable=False),
+    sa.Column('expires_at', postgresql.TIMESTAMP(timezone=True), nullable=True),
+    sa.Column('priority', sa.Integer(), nullable=False),
+    sa.Column('preemptible', sa.Boolean(), nullable=False),
+    sa.Column('env', postgresql.JSONB(astext_type=sa.Text()), nullable=False),
+    sa.Column('mounts', postgresql.JSONB(astext_type=sa.Text()), nullable=False),
+    sa.Column('requested_cluster', sa.String(length=63), nullable=True),
+    sa.Column('cluster_id', sa.String(length=63), nullable=True),
+    sa.Column('placement', postgresql.JSONB(astext_type=sa.Text()), nullable=True),
+    sa.Column('hold_id', sa.Uuid(), nullable=True),
+    sa.Column('hold_seq', sa.Integer(), nullable=False),
+    sa.Column('running_since', postgresql.TIMESTAMP(timezone=True), nullable=True),
+    sa.Column('billed_seconds', sa.BigInteger(), nullable=False),
+    sa.Column('charged_micro', sa.BigInteger(), nullable=False),
+    sa.Column('endpoints', postgresql.JSONB(astext_type=sa.Text()), nullable=False),
+    sa.Column('queued_at', postgresql.TIMESTAMP(timezone=True), nullable=True),
+    sa.Column('started_at', postgresql.TIMESTAMP(timezone=True), nullable=True),
+    sa.Column('forced_kind', sa.String(length=16), nullable=True),
+    sa.Column('approved_by', sa.Uuid(), nullable=True),
+    sa.Column('version', sa.Integer(), nullable=False),
+    sa.Column('created_at', postgresql.TIMESTAMP(timezone=True), server_default=sa.text('now()'), nullable=False),
+    sa.Column('updated_at', postgresql.TIMESTAMP(timezone=True), server_default=sa.text('now()'), nullable=False),
+    sa.CheckConstraint("kind IN ('interactive','job')", name=op.f('ck_sessions_kind')),
+    sa.CheckConstraint("state IN ('PENDING_APPROVAL','QUEUED','SCHEDULED','STARTING','RUNNING','PAUSING','PAUSED','RESUMING','STOPPING','STOPPED','REJECTED','FAILED','EXPIRED','PREEMPTED')", name=op.f('ck_sessions_state')),
+    sa.CheckConstraint('billed_seconds >= 0 AND charged_micro >= 0', name=op.f('ck_sessions_billing_non_negative')),
+    sa.ForeignKeyConstraint(['group_id'], ['groups.id'], name=op.f('fk_sessions_group_id_groups'), ondelete='RESTRICT'),
+    sa.ForeignKeyConstraint(['image_id'], ['images.id'], name=op.f('fk_sessions_image_id_images'), ondelete='RESTRICT'),
+    sa.ForeignKeyConstraint(['offering_id'], ['offerings.id'], name=op.f('fk_sessions_offering_id_offerings'), ondelete='RESTRICT'),
+    sa.ForeignKeyConstraint(['organization_id'], ['organizations.id'], name=op.f('fk_sessions_organization_id_organizations'), ondelete='RESTRICT'),
+    sa.ForeignKeyConstraint(['owner_id'], ['users.id'], name=op.f('fk_sessions_owner_id_users'), ondelete='RESTRICT'),
+    sa.ForeignKeyConstraint(['preset_id'], ['presets.id'], name=op.f('fk_sessions_preset_id_presets'), ondelete='SET NULL'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_sessions'))
+    )
+    op.create_index(op.f('ix_sessions_expires_at'), 'sessions', ['expires_at'], unique=False)
+    op.create_index('ix_sessions_group_state', 'sessions', ['group_id', 'state'], unique=False)
+    op.create_index(op.f('ix_sessions_offering_id'), 'sessions', ['offering_id'], unique=False)
+    op.create_index(op.f('ix_sessions_organization_id'), 'sessions', ['organization_id'], unique=False)
+    op.create_index('ix_sessions_owner_state', 'sessions', ['owner_id', 'state'], unique=False)
+    op.create_index(op.f('ix_sessions_state'), 'sessions', ['state'], unique=False)
+    op.create_table('templates',
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.Column('name', sa.String(length=100), nullable=False),
+    sa.Column('group_id', sa.Uuid(), nullable=False),
+    sa.Column('organization_id', sa.Uuid(), nullable=False),
+    sa.Column('image_id', sa.Uuid(), nullable=False),
+    sa.Column('offering_id', sa.Uuid(), nullable=True),
+    sa.Column('preset_id', sa.Uuid(), nullable=True),
+    sa.Column('cpu_millicores', sa.Integer(), nullable=True),
+    sa.Column('memory_mib', sa.Integer(), nullable=True),
+    sa.Column('shm_mib', sa.Integer(), nullable=True),
+    sa.Column('env', postgresql.JSONB(astext_type=sa.Text()), nullable=False),
+    sa.Column('mounts', postgresql.JSONB(astext_type=sa.Text()), nullable=False),
+    sa.Column('description', sa.Text(), nullable=False),
+    sa.Column('created_by', sa.Uuid(), nullable=False),
+    sa.Column('created_at', postgresql.TIMESTAMP(timezone=True), server_default=sa.text('now()'), nullable=False),
+    sa.ForeignKeyConstraint(['group_id'], ['groups.id'], name=op.f('fk_templates_group_id_groups'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['image_id'], ['images.id'], name=op.f('fk_templates_image_id_images'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['offering_id'], ['offerings.id'], name=op.f('fk_templates_offering_id_offerings'), ondelete='SET NULL'),
+    sa.ForeignKeyConstraint(['organization_id'], ['organizations.id'], name=op.f('fk_templates_organization_id_organizations'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['preset_id'], ['presets.id'], name=op.f('fk_templates_preset_id_presets'), ondelete='SET NULL'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_templates')),
+    sa.UniqueConstraint('group_id', 'name', name=op.f('uq_templates_group_id_name'))
+    )
+    op.create_index(op.f('ix_templates_group_id'), 'templates', ['group_id'], unique=False)
     op.create_table('credit_transfers',
     sa.Column('id', sa.Uuid(), nullable=False),
     sa.Column('seq', sa.BigInteger(), sa.Identity(always=True), nullable=False),
@@ -411,16 +586,32 @@ def downgrade() -> None:
     op.drop_index('ix_credit_transfers_charge_org', table_name='credit_transfers', postgresql_where=sa.text("kind = 'charge'"))
     op.drop_index('ix_credit_transfers_charge_group', table_name='credit_transfers', postgresql_where=sa.text("kind = 'charge'"))
     op.drop_table('credit_transfers')
+    op.drop_index(op.f('ix_templates_group_id'), table_name='templates')
+    op.drop_table('templates')
+    op.drop_index(op.f('ix_sessions_state'), table_name='sessions')
+    op.drop_index('ix_sessions_owner_state', table_name='sessions')
+    op.drop_index(op.f('ix_sessions_organization_id'), table_name='sessions')
+    op.drop_index(op.f('ix_sessions_offering_id'), table_name='sessions')
+    op.drop_index('ix_sessions_group_state', table_name='sessions')
+    op.drop_index(op.f('ix_sessions_expires_at'), table_name='sessions')
+    op.drop_table('sessions')
     op.drop_index(op.f('ix_credit_refill_schedules_source_account_id'), table_name='credit_refill_schedules')
     op.drop_table('credit_refill_schedules')
     op.drop_index(op.f('ix_credit_holds_user_id'), table_name='credit_holds')
     op.drop_index('ix_credit_holds_open_account', table_name='credit_holds', postgresql_where=sa.text("status = 'open'"))
     op.drop_table('credit_holds')
+    op.drop_index('uq_volumes_scope_name', table_name='volumes', postgresql_nulls_not_distinct=True)
+    op.drop_index(op.f('ix_volumes_owner_id'), table_name='volumes')
+    op.drop_index(op.f('ix_volumes_organization_id'), table_name='volumes')
+    op.drop_index(op.f('ix_volumes_group_id'), table_name='volumes')
+    op.drop_table('volumes')
     op.drop_table('resource_policies')
     op.drop_index(op.f('ix_personal_access_tokens_user_id'), table_name='personal_access_tokens')
     op.drop_table('personal_access_tokens')
     op.drop_index(op.f('ix_org_admins_organization_id'), table_name='org_admins')
     op.drop_table('org_admins')
+    op.drop_index(op.f('ix_notifications_user_id'), table_name='notifications')
+    op.drop_table('notifications')
     op.drop_index(op.f('ix_memberships_organization_id'), table_name='memberships')
     op.drop_index(op.f('ix_memberships_group_id'), table_name='memberships')
     op.drop_table('memberships')
@@ -443,12 +634,22 @@ def downgrade() -> None:
     op.drop_index('uq_groups_default_per_org', table_name='groups', postgresql_where=sa.text('is_default'))
     op.drop_index(op.f('ix_groups_organization_id'), table_name='groups')
     op.drop_table('groups')
+    op.drop_index(op.f('ix_cluster_nodes_cluster_id'), table_name='cluster_nodes')
+    op.drop_table('cluster_nodes')
+    op.drop_table('storage_classes')
     op.drop_table('presets')
+    op.drop_index(op.f('ix_placements_node_id'), table_name='placements')
+    op.drop_index(op.f('ix_placements_cluster_id'), table_name='placements')
+    op.drop_table('placements')
     op.drop_index('ix_periodic_runs_unenqueued', table_name='periodic_runs', postgresql_where='enqueued_at IS NULL')
     op.drop_index('ix_periodic_runs_job_started', table_name='periodic_runs')
     op.drop_table('periodic_runs')
     op.drop_table('organizations')
     op.drop_table('offerings')
+    op.drop_index(op.f('ix_gpu_queue_offering'), table_name='gpu_queue')
+    op.drop_table('gpu_queue')
+    op.drop_table('clusters')
+    op.drop_table('capacity_state')
     op.drop_index(op.f('ix_audit_log_target_id'), table_name='audit_log')
     op.drop_index(op.f('ix_audit_log_organization_id'), table_name='audit_log')
     op.drop_index(op.f('ix_audit_log_operation'), table_name='audit_log')

@@ -1,0 +1,234 @@
+"""Sessions: the state machine of DESIGN.md, enforced in one place, and the session aggregate.
+
+    PENDING_APPROVAL → QUEUED → SCHEDULED → STARTING → RUNNING ⇄ (PAUSING → PAUSED → RESUMING)
+    → STOPPING → STOPPED, plus REJECTED, FAILED, EXPIRED, PREEMPTED.
+
+A preempted session is paused and re-queued, never destroyed: RUNNING → PREEMPTED → QUEUED.
+The billing clock runs exactly while the session is RUNNING (from the cluster's Running report
+to the pause/stop/failure report), which `running_since` records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+from uuid import UUID
+
+from domain.sessions.errors import SessionError, SessionErrorCode
+
+
+class SessionState(StrEnum):
+    PENDING_APPROVAL = "PENDING_APPROVAL"
+    QUEUED = "QUEUED"
+    SCHEDULED = "SCHEDULED"
+    STARTING = "STARTING"
+    RUNNING = "RUNNING"
+    PAUSING = "PAUSING"
+    PAUSED = "PAUSED"
+    RESUMING = "RESUMING"
+    STOPPING = "STOPPING"
+    STOPPED = "STOPPED"
+    REJECTED = "REJECTED"
+    FAILED = "FAILED"
+    EXPIRED = "EXPIRED"
+    PREEMPTED = "PREEMPTED"
+
+
+S = SessionState
+TRANSITIONS: dict[SessionState, frozenset[SessionState]] = {
+    S.PENDING_APPROVAL: frozenset({S.QUEUED, S.SCHEDULED, S.REJECTED, S.STOPPED}),
+    S.QUEUED: frozenset({S.SCHEDULED, S.STOPPED, S.EXPIRED, S.PAUSED}),
+    S.SCHEDULED: frozenset({S.STARTING, S.RUNNING, S.FAILED, S.STOPPING, S.PAUSING, S.PREEMPTED}),
+    S.STARTING: frozenset({S.RUNNING, S.FAILED, S.STOPPING, S.PAUSING, S.PREEMPTED}),
+    S.RUNNING: frozenset({S.PAUSING, S.STOPPING, S.FAILED, S.PREEMPTED, S.EXPIRED}),
+    S.PAUSING: frozenset({S.PAUSED, S.STOPPING, S.FAILED}),
+    S.PAUSED: frozenset({S.RESUMING, S.STOPPED, S.EXPIRED}),
+    S.RESUMING: frozenset({S.QUEUED, S.SCHEDULED, S.STOPPED, S.PAUSED}),
+    S.STOPPING: frozenset({S.STOPPED, S.FAILED}),
+    S.PREEMPTED: frozenset({S.QUEUED, S.PAUSED, S.STOPPED}),
+    S.STOPPED: frozenset(),
+    S.REJECTED: frozenset(),
+    S.FAILED: frozenset(),
+    S.EXPIRED: frozenset(),
+}
+TERMINAL = frozenset({S.STOPPED, S.REJECTED, S.FAILED, S.EXPIRED})
+# states in which the session holds GPU capacity (a placement exists)
+HOLDS_CAPACITY = frozenset({S.SCHEDULED, S.STARTING, S.RUNNING, S.PAUSING, S.STOPPING})
+# states in which the session counts against concurrency limits
+ACTIVE = frozenset(set(SessionState) - TERMINAL - {S.PAUSED})
+
+
+def check_transition(current: SessionState, target: SessionState) -> None:
+    if target not in TRANSITIONS[current]:
+        raise SessionError(
+            SessionErrorCode.ILLEGAL_TRANSITION,
+            f"a {current.value} session cannot become {target.value}",
+            "id",
+        )
+
+
+class Expiry(StrEnum):
+    """Cluma's expiry choices."""
+
+    H1 = "1h"
+    H4 = "4h"
+    D1 = "1d"
+    D7 = "7d"
+    D30 = "30d"
+    NONE = "none"
+
+    @property
+    def duration(self) -> timedelta | None:
+        return {
+            "1h": timedelta(hours=1),
+            "4h": timedelta(hours=4),
+            "1d": timedelta(days=1),
+            "7d": timedelta(days=7),
+            "30d": timedelta(days=30),
+            "none": None,
+        }[self.value]
+
+
+WARN_AT = Fraction(9, 10)
+
+
+class SessionKind(StrEnum):
+    INTERACTIVE = "interactive"
+    JOB = "job"
+
+
+class MountMode(StrEnum):
+    READ_ONLY = "ro"
+    READ_WRITE = "rw"
+
+
+@dataclass(frozen=True, slots=True)
+class MountRequest:
+    volume_id: UUID
+    mount_path: str
+    mode: MountMode
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoints:
+    """The standard endpoints every session exposes (URLs once the cluster reports them)."""
+
+    vscode: str | None = None
+    jupyterlab: str | None = None
+    terminal: str | None = None
+    ssh: str | None = None
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {"vscode": self.vscode, "jupyterlab": self.jupyterlab, "terminal": self.terminal, "ssh": self.ssh}
+
+
+STANDARD_PORTS = {"vscode": 8080, "jupyterlab": 8888, "terminal": 7681, "ssh": 22}
+
+
+@dataclass(frozen=True, slots=True)
+class GpuAsk:
+    """The GPU part of a session request, resolved from offering × preset (or an approver)."""
+
+    offering_id: UUID
+    offering_name: str
+    vram_mib: int
+    cores: int
+    cards: int
+    exclusive: bool
+    shared: bool
+    ratio: Fraction
+    hourly_rate_micro: int
+    forced_kind: str | None = None
+
+
+@dataclass(frozen=True)
+class Session:
+    id: UUID
+    name: str
+    owner_id: UUID
+    organization_id: UUID
+    group_id: UUID
+    kind: SessionKind
+    state: SessionState
+    image_id: UUID
+    image_reference: str
+    preset_id: UUID | None
+    cpu_millicores: int
+    memory_mib: int
+    shm_mib: int
+    disk_gib: int
+    gpu: GpuAsk | None
+    expiry: Expiry
+    created_at: datetime
+    updated_at: datetime
+    priority: int = 0
+    preemptible: bool = False
+    env: dict[str, str] = field(default_factory=dict)
+    mounts: tuple[MountRequest, ...] = ()
+    template_id: UUID | None = None
+    cluster_id: str | None = None
+    requested_cluster: str | None = None
+    placement: dict[str, Any] | None = None
+    hold_id: UUID | None = None
+    # holds are numbered: each resume reserves a new one under its own idempotency key
+    hold_seq: int = 0
+    expires_at: datetime | None = None
+    running_since: datetime | None = None
+    # seconds RUNNING before `running_since` (closed billing intervals)
+    billed_seconds: int = 0
+    # what has been charged so far; the due amount is always recomputed from the seconds
+    charged_micro: int = 0
+    endpoints: Endpoints = Endpoints()
+    state_reason: str = ""
+    queued_at: datetime | None = None
+    started_at: datetime | None = None
+    approved_by: UUID | None = None
+    version: int = 0
+
+    @property
+    def cpu_only(self) -> bool:
+        return self.gpu is None
+
+    @property
+    def terminal(self) -> bool:
+        return self.state in TERMINAL
+
+    def transition(self, target: SessionState, at: datetime, reason: str = "") -> Session:
+        check_transition(self.state, target)
+        changes: dict[str, Any] = {
+            "state": target,
+            "updated_at": at,
+            "state_reason": reason,
+            "version": self.version + 1,
+        }
+        if target == S.RUNNING:
+            changes["running_since"] = at
+            changes["started_at"] = self.started_at or at
+        elif self.state == S.RUNNING or self.running_since is not None:
+            # the billing clock stops at any exit from RUNNING
+            if self.running_since is not None:
+                changes["billed_seconds"] = self.billed_seconds + max(0, int((at - self.running_since).total_seconds()))
+            changes["running_since"] = None
+        if target == S.QUEUED:
+            changes["queued_at"] = self.queued_at or at
+        return replace(self, **changes)
+
+    def remaining(self, now: datetime) -> timedelta | None:
+        if self.expires_at is None:
+            return None
+        return max(timedelta(0), self.expires_at - now)
+
+    def running_seconds(self, now: datetime) -> int:
+        """Every second spent RUNNING so far: closed intervals plus the open one."""
+        open_interval = int((now - self.running_since).total_seconds()) if self.running_since else 0
+        return self.billed_seconds + max(0, open_interval)
+
+    def expiry_warning(self, now: datetime) -> bool:
+        """From 90 % of the time between creation and expiry elapsed (extensions move it)."""
+        if self.expires_at is None:
+            return False
+        total = (self.expires_at - self.created_at).total_seconds()
+        return (now - self.created_at).total_seconds() >= total * WARN_AT.numerator / WARN_AT.denominator

@@ -1,0 +1,1147 @@
+"""Session use cases: the eight-step admission pipeline, the lifecycle (pause, resume, stop,
+extend, approve, reject), status reports from clusters, and queue drain.
+
+Transactions. Credits live in their own ledger (each call atomic and idempotent), capacity
+and sessions in the unit of work. Admission therefore runs as a short saga: read-only checks
+(steps 1–5), the hold (step 6, idempotency key per session and hold number), then one
+transaction that takes the capacity lock, re-checks the policy limits with fresh numbers,
+places or queues (step 7) and writes the session; if that transaction fails the hold is
+released. The hand-off to the cluster (step 8) happens after commit. Every ledger movement
+is keyed, so a retried or repeated request never moves credits twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from fractions import Fraction
+from typing import Protocol
+from uuid import UUID
+
+from domain.catalog.errors import CatalogError
+from domain.catalog.model import GpuLimits, Offering, Preset, check_cuda_compatible, gpu_limits
+from domain.catalog.services import can_see_image
+from domain.common.clock import Clock, IdGenerator
+from domain.common.errors import DomainError, InvalidValueError, NotFoundError, PermissionDeniedError
+from domain.common.money import cost_micro
+from domain.common.validation import clean_name
+from domain.credits import services as credits
+from domain.credits.errors import CreditsErrorCode
+from domain.credits.ports import BudgetRepository, Ledger
+from domain.inventory.model import GpuKind, Placement
+from domain.inventory.ports import Endpoint, StatusReport, VolumeMount, WorkloadPhase, WorkloadSpec
+from domain.policies.model import EffectivePolicy, ResourceRequest, ScopeChain
+from domain.policies.ports import PolicyRepository, UsageReader
+from domain.policies.services import check_policy_limits, effective_policy
+from domain.ports import UnitOfWork
+from domain.scheduling import services as scheduling
+from domain.scheduling.errors import JobCapacityRefused, SchedulingError, SchedulingErrorCode
+from domain.scheduling.model import Allocation, GpuRequest
+from domain.sessions.errors import AdmissionRefused, SessionError, SessionErrorCode
+from domain.sessions.model import (
+    STANDARD_PORTS,
+    TRANSITIONS,
+    Endpoints,
+    Expiry,
+    GpuAsk,
+    MountMode,
+    MountRequest,
+    Session,
+    SessionKind,
+    SessionState,
+)
+from domain.sessions.ports import (
+    CapacityState,
+    CapacityStore,
+    ClusterRegistry,
+    Notification,
+    NotificationRepository,
+    SessionRepository,
+    TemplateRepository,
+    VolumeRepository,
+)
+from domain.tenancy import access
+from domain.tenancy.model import Actor
+from domain.volumes.errors import VolumeError, VolumeErrorCode
+from domain.volumes.model import allowed_mount_mode, can_see_volume, mode_permits
+
+log = logging.getLogger(__name__)
+S = SessionState
+STEPS = {
+    1: "references and CUDA",
+    2: "mount permissions",
+    3: "wallet",
+    4: "policy limits",
+    5: "budget gate",
+    6: "credit hold",
+    7: "placement",
+    8: "hand-off",
+}
+
+
+class SessionsUnitOfWork(UnitOfWork, Protocol):
+    async def __aenter__(self) -> SessionsUnitOfWork: ...
+
+    @property
+    def sessions(self) -> SessionRepository: ...
+
+    @property
+    def volumes(self) -> VolumeRepository: ...
+
+    @property
+    def templates(self) -> TemplateRepository: ...
+
+    @property
+    def notifications(self) -> NotificationRepository: ...
+
+    @property
+    def capacity(self) -> CapacityStore: ...
+
+    @property
+    def usage(self) -> UsageReader: ...
+
+
+@dataclass
+class SessionServices:
+    """What the session use cases need, wired by the composition root."""
+
+    uow: Callable[[], SessionsUnitOfWork]
+    clock: Clock
+    ids: IdGenerator
+    ledger: Ledger
+    budgets: BudgetRepository
+    policies: PolicyRepository
+    clusters: ClusterRegistry
+    hold_window_seconds: int = 3600
+    public_url: str = "http://127.0.0.1:8000"
+
+
+@dataclass(frozen=True)
+class SessionRequest:
+    name: str
+    image_id: UUID
+    preset_id: UUID | None = None
+    offering_id: UUID | None = None
+    template_id: UUID | None = None
+    # an instance bundle instead of a preset: CPU/memory and N whole cards (0 = CPU only)
+    bundle_cpu_millicores: int | None = None
+    bundle_memory_mib: int | None = None
+    bundle_gpus: int | None = None
+    expiry: Expiry = Expiry.H4
+    mounts: tuple[MountRequest, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+    shm_mib: int | None = None
+    cluster: str | None = None
+    shared: bool = False  # ask for a time-slice instead of a HAMi/MIG fraction
+    kind: SessionKind = SessionKind.INTERACTIVE
+    wallet_user_id: UUID | None = None
+
+
+@dataclass
+class _Effects:
+    """What to do after commit: cluster calls, ledger settlements, events."""
+
+    apply: list[UUID] = field(default_factory=list)
+    pause: list[tuple[UUID, str]] = field(default_factory=list)
+    delete: list[tuple[UUID, str]] = field(default_factory=list)
+    settle: list[UUID] = field(default_factory=list)
+    release_holds: list[UUID] = field(default_factory=list)
+    readmit: list[UUID] = field(default_factory=list)
+
+
+def session_topic(session_id: UUID) -> str:
+    return f"session:{session_id}"
+
+
+def owner_topic(user_id: UUID) -> str:
+    return f"sessions-of:{user_id}"
+
+
+CAPACITY_TOPIC = "capacity"
+QUEUE_TOPIC = "queue"
+
+
+def wallet_topic(user_id: UUID) -> str:
+    return f"wallet:{user_id}"
+
+
+def notifications_topic(user_id: UUID) -> str:
+    return f"notifications:{user_id}"
+
+
+def _refuse(step: int, cause: DomainError) -> AdmissionRefused:
+    return AdmissionRefused(step, STEPS[step], cause)
+
+
+# ======================================================================== reading
+
+
+def can_see_session(actor: Actor, s: Session) -> bool:
+    return (
+        s.owner_id == actor.user_id
+        or actor.is_org_admin(s.organization_id)
+        or actor.is_group_admin(s.group_id, s.organization_id)
+    )
+
+
+async def session_get(uow: SessionsUnitOfWork, actor: Actor, session_id: UUID) -> Session:
+    s = await uow.sessions.get(session_id)
+    if s is None or not can_see_session(actor, s):
+        raise NotFoundError("session")
+    return s
+
+
+def _chain(actor: Actor, group_id: UUID, org_id: UUID, names: tuple[str, str, str] = ("", "", "")) -> ScopeChain:
+    return ScopeChain(actor.user_id, group_id, org_id, names[0] or actor.username, names[1], names[2])
+
+
+async def _chain_for(uow: SessionsUnitOfWork, user_id: UUID, username: str, group_id: UUID, org_id: UUID) -> ScopeChain:
+    group = await uow.tenancy.get_group(group_id)
+    org = await uow.tenancy.get_organization(org_id)
+    return ScopeChain(user_id, group_id, org_id, username, group.name if group else "", org.name if org else "")
+
+
+# ======================================================================== admission
+
+
+@dataclass
+class _Resolved:
+    session: Session
+    chain: ScopeChain
+    policy: EffectivePolicy
+    offering: Offering | None
+    request: ResourceRequest
+    warnings: list[str]
+
+
+async def _resolve(svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, req: SessionRequest) -> _Resolved:
+    """Steps 1–5 (read-only)."""
+    now = svc.clock.now()
+    # ---- step 1: references and CUDA
+    try:
+        name = clean_name(req.name, "name", 63)
+        if actor.active_group_id is None or actor.active_group_id not in actor.group_roles:
+            raise InvalidValueError("activeGroup", "choose an active group first (activeGroupSet)")
+        group_id = actor.active_group_id
+        org_id = actor.group_orgs[group_id]
+        template = None
+        preset_id, offering_id, env, shm, mounts = (
+            req.preset_id,
+            req.offering_id,
+            dict(req.env),
+            req.shm_mib,
+            req.mounts,
+        )
+        image_id = req.image_id
+        cpu, mem = req.bundle_cpu_millicores, req.bundle_memory_mib
+        if req.template_id is not None:
+            template = await uow.templates.get(req.template_id)
+            if template is None or template.group_id not in actor.group_roles:
+                raise NotFoundError("template", "templateId")
+            image_id = template.image_id
+            preset_id = preset_id or template.preset_id
+            offering_id = offering_id or template.offering_id
+            cpu = cpu or template.cpu_millicores
+            mem = mem or template.memory_mib
+            shm = shm if shm is not None else template.shm_mib
+            env = {**template.env, **env}
+            mounts = tuple(MountRequest(m.volume_id, m.mount_path, m.mode) for m in template.mounts) + tuple(mounts)
+        image = await uow.catalog.get_image(image_id)
+        if image is None or not can_see_image(actor, image):
+            raise NotFoundError("image", "imageId")
+        preset: Preset | None = None
+        if preset_id is not None:
+            preset = await uow.catalog.get_preset(preset_id)
+            if preset is None:
+                raise NotFoundError("preset", "presetId")
+        elif req.bundle_gpus is None and cpu is None:
+            raise InvalidValueError("presetId", "choose a preset or an instance bundle")
+        wants_gpu = (preset is not None and not preset.cpu_only) or (preset is None and (req.bundle_gpus or 0) > 0)
+        offering: Offering | None = None
+        gpu: GpuAsk | None = None
+        if wants_gpu:
+            if actor.is_guest_only():
+                raise SessionError(SessionErrorCode.GUEST_GPU_REFUSED, "guests may start CPU sessions only", "presetId")
+            if offering_id is None:
+                raise InvalidValueError("offeringId", "a GPU preset needs an offering (the GPU model)")
+            offering = await uow.catalog.get_offering(offering_id)
+            if offering is None or not offering.enabled:
+                raise NotFoundError("offering", "offeringId")
+            check_cuda_compatible(image, offering)
+            gpu = _gpu_ask(offering, preset, req)
+        if req.kind is SessionKind.JOB and (gpu is None or not gpu.exclusive):
+            raise JobCapacityRefused(
+                _job_code(gpu),
+                "jobs run on exclusive whole cards only; time-sliced, MIG and fractional capacity is never "
+                "offered to jobs (choose an exclusive preset)",
+                "presetId",
+            )
+        cpu_millicores = preset.cpu_millicores if preset else int(cpu or 0)
+        memory_mib = preset.memory_mib if preset else int(mem or 0)
+        if cpu_millicores <= 0:
+            raise InvalidValueError("bundleCpuMillicores", "a session needs CPU")
+        if memory_mib <= 0:
+            raise InvalidValueError("bundleMemoryMib", "a session needs memory")
+        shm_mib = shm if shm is not None else (preset.shm_mib if preset else min(1024, memory_mib // 4))
+        if shm_mib < 0 or shm_mib > memory_mib:
+            raise InvalidValueError("shmMib", "shared memory must be between 0 and the session's memory")
+        for key in env:
+            if not key or not (key[0].isalpha() or key[0] == "_") or not all(c.isalnum() or c == "_" for c in key):
+                raise InvalidValueError("env", f"{key!r} is not an environment variable name")
+        if gpu is not None:
+            GpuRequest(
+                "check",
+                gpu.offering_name,
+                vram_mib=0 if gpu.exclusive else gpu.vram_mib,
+                cores=0 if gpu.exclusive else gpu.cores,
+                exclusive_cards=gpu.cards if gpu.exclusive else 0,
+                shared=gpu.shared,
+                is_job=req.kind is SessionKind.JOB,
+            ).validate()
+    except (DomainError, CatalogError) as exc:
+        raise _refuse(1, exc) from exc
+
+    # ---- step 2: mount permissions
+    try:
+        seen_paths: set[str] = set()
+        for m in mounts:
+            if not m.mount_path.startswith("/") or ".." in m.mount_path.split("/") or m.mount_path in seen_paths:
+                raise VolumeError(
+                    VolumeErrorCode.MOUNT_PATH_INVALID, f"{m.mount_path!r} is not a usable mount path", "mounts"
+                )
+            seen_paths.add(m.mount_path)
+            volume = await uow.volumes.get(m.volume_id)
+            if volume is None:
+                if template is not None and any(t.volume_id == m.volume_id for t in template.mounts):
+                    raise VolumeError(
+                        VolumeErrorCode.VOLUME_GONE,
+                        f"template {template.name} mounts a volume that no longer exists ({m.volume_id}) at {m.mount_path}",
+                        "templateId",
+                    )
+                raise NotFoundError("volume", "mounts")
+            if not can_see_volume(actor, volume):
+                raise NotFoundError("volume", "mounts")
+            if not mode_permits(allowed_mount_mode(actor, volume), m.mode):
+                raise SessionError(
+                    SessionErrorCode.MOUNT_NOT_PERMITTED,
+                    f"you may not mount volume {volume.name} {'read-write' if m.mode == MountMode.READ_WRITE else 'at all'}",
+                    "mounts",
+                )
+    except DomainError as exc:
+        raise _refuse(2, exc) from exc
+
+    # ---- step 3: wallet
+    if req.wallet_user_id is not None and req.wallet_user_id != actor.user_id:
+        raise _refuse(
+            3,
+            SessionError(
+                SessionErrorCode.WALLET_NOT_OWN, "sessions are billed to your own wallet only", "walletUserId"
+            ),
+        )
+
+    chain = await _chain_for(uow, actor.user_id, actor.username, group_id, org_id)
+    policy = await effective_policy(svc.policies, chain)
+    resource = ResourceRequest(
+        gpu_ratio=gpu.ratio if gpu else ratio_zero(),
+        model=gpu.offering_name if gpu else None,
+        vram_mib=gpu.vram_mib * gpu.cards if gpu else 0,
+        cpu_millicores=cpu_millicores,
+        memory_mib=memory_mib,
+        cluster=req.cluster,
+    )
+    # ---- step 4: policy limits (jobs run outside group quotas)
+    max_seconds = policy.setting("max_session_seconds")
+    try:
+        if max_seconds is not None:
+            duration = req.expiry.duration
+            if duration is None or duration.total_seconds() > max_seconds:
+                raise SessionError(
+                    SessionErrorCode.INVALID_EXPIRY,
+                    f"sessions here may last at most {timedelta(seconds=max_seconds)}; choose a shorter expiry",
+                    "expiry",
+                )
+        if req.kind is not SessionKind.JOB:
+            decision = await check_policy_limits(svc.policies, uow.usage, chain, resource)
+            decision.raise_if_refused()
+    except DomainError as exc:
+        raise _refuse(4, exc) from exc
+
+    # ---- step 5: budget gate (GPU work only)
+    warnings: list[str] = []
+    if gpu is not None:
+        gate = await credits.evaluate_budget_gate(svc.budgets, svc.ledger, chain, now)
+        if not gate.allowed:
+            try:
+                gate.raise_if_refused()
+            except DomainError as exc:
+                raise _refuse(5, exc) from exc
+        warnings = [w.message() for w in gate.warnings]
+
+    priority = int(policy.setting("default_priority") or 0)
+    preemptible = bool(policy.setting("preemptible"))
+    if req.kind is SessionKind.JOB:
+        priority, preemptible = min(priority, -1000), True  # jobs: lowest priority, always preemptible
+    duration = req.expiry.duration
+    session = Session(
+        id=svc.ids.new_id(),
+        name=name,
+        owner_id=actor.user_id,
+        organization_id=org_id,
+        group_id=group_id,
+        kind=req.kind,
+        state=S.QUEUED,
+        image_id=image.id,
+        image_reference=image.reference,
+        preset_id=preset.id if preset else None,
+        cpu_millicores=cpu_millicores,
+        memory_mib=memory_mib,
+        shm_mib=shm_mib,
+        disk_gib=preset.disk_gib if preset else 20,
+        gpu=gpu,
+        expiry=req.expiry,
+        created_at=now,
+        updated_at=now,
+        priority=priority,
+        preemptible=preemptible,
+        env=env,
+        mounts=tuple(mounts),
+        template_id=req.template_id,
+        requested_cluster=req.cluster,
+        expires_at=now + duration if duration is not None else None,
+    )
+    return _Resolved(session, chain, policy, offering, resource, warnings)
+
+
+def ratio_zero() -> Fraction:
+    return Fraction(0)
+
+
+def _job_code(gpu: GpuAsk | None) -> SchedulingErrorCode:
+    if gpu is not None and gpu.shared:
+        return SchedulingErrorCode.JOB_TIMESLICE_REFUSED
+    return SchedulingErrorCode.JOB_FRACTION_REFUSED
+
+
+def _gpu_ask(offering: Offering, preset: Preset | None, req: SessionRequest) -> GpuAsk:
+    if preset is None:  # an instance bundle: N whole cards
+        cards = int(req.bundle_gpus or 0)
+        limits = GpuLimits(offering.vram_mib, offering.cores, cards, Fraction(cards), True)
+    else:
+        found = gpu_limits(offering, preset)
+        assert found is not None
+        limits = found
+    shared = req.shared and not limits.exclusive
+    ratio = limits.ratio
+    return GpuAsk(
+        offering.id,
+        offering.name,
+        limits.vram_mib,
+        limits.cores,
+        limits.cards,
+        limits.exclusive,
+        shared,
+        ratio,
+        offering.hourly_rate_micro,
+    )
+
+
+def _gpu_request(s: Session, clusters: frozenset[str] | None) -> GpuRequest:
+    g = s.gpu
+    assert g is not None
+    forced = GpuKind(g.forced_kind) if g.forced_kind else None
+    return GpuRequest(
+        workload_id=str(s.id),
+        offering=g.offering_name,
+        vram_mib=0 if g.exclusive else g.vram_mib,
+        cores=0 if g.exclusive else g.cores,
+        exclusive_cards=g.cards if g.exclusive else 0,
+        shared=g.shared,
+        cpu_millicores=s.cpu_millicores,
+        memory_mib=s.memory_mib,
+        priority=s.priority,
+        is_job=s.kind is SessionKind.JOB,
+        preemptible=s.preemptible,
+        clusters=frozenset({s.requested_cluster}) if s.requested_cluster else clusters,
+        forced_kind=forced,
+        hourly_rate_micro=g.hourly_rate_micro,
+    )
+
+
+def hold_estimate(svc: SessionServices, s: Session) -> int:
+    g = s.gpu
+    assert g is not None
+    remaining = None
+    if s.expires_at is not None:
+        remaining = max(60, int((s.expires_at - svc.clock.now()).total_seconds()))
+    return credits.estimate_hold_micro(g.hourly_rate_micro, g.ratio, remaining, svc.hold_window_seconds)
+
+
+async def _reserve(svc: SessionServices, s: Session, chain: ScopeChain) -> Session:
+    """Step 6: reserve the estimated cost; the key makes a retried admission reserve once."""
+    seq = s.hold_seq + 1
+    try:
+        result = await credits.reserve_hold(
+            svc.ledger,
+            svc.clock,
+            svc.ids,
+            chain=chain,
+            amount_micro=hold_estimate(svc, s),
+            idempotency_key=f"session:{s.id}:hold:{seq}",
+            memo=f"session {s.name}",
+        )
+    except DomainError as exc:
+        raise _refuse(6, exc) from exc
+    return replace(s, hold_id=result.hold.id, hold_seq=seq)
+
+
+async def session_create(svc: SessionServices, actor: Actor, req: SessionRequest) -> Session:
+    access.require_writable(actor)
+    async with svc.uow() as uow:
+        resolved = await _resolve(svc, uow, actor, req)
+    s = resolved.session
+    if s.gpu is not None:
+        s = await _reserve(svc, s, resolved.chain)
+    effects = _Effects()
+    try:
+        async with svc.uow() as uow:
+            if resolved.policy.setting("approval_required"):
+                s = replace(s, state=S.PENDING_APPROVAL, state_reason="waiting for an admin's approval")
+                await uow.sessions.add(s)
+                _notify_admins_later(uow, s)
+            elif s.gpu is None:
+                s = replace(s, state=S.SCHEDULED, cluster_id=req.cluster or svc.clusters.default_cpu_cluster())
+                await uow.sessions.add(s)
+                effects.apply.append(s.id)
+            else:
+                s = await _place_new(svc, uow, actor, s, resolved, effects)
+            for w in resolved.warnings:
+                await _notify(svc, uow, s.owner_id, "budget_warning", w, s.id)
+            _publish_session(uow, s)
+            await uow.commit()
+    except BaseException:
+        if s.hold_id is not None:
+            await credits.release_hold(svc.ledger, svc.clock, hold_id=s.hold_id)
+        raise
+    await _run_effects(svc, effects)
+    return s
+
+
+async def _place_new(
+    svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, s: Session, resolved: _Resolved, effects: _Effects
+) -> Session:
+    """Step 7 under the capacity lock; re-checks step 4 with fresh numbers first."""
+    state = await uow.capacity.lock()
+    if s.kind is not SessionKind.JOB:
+        try:
+            (await check_policy_limits(svc.policies, uow.usage, resolved.chain, resolved.request)).raise_if_refused()
+        except DomainError as exc:
+            raise _refuse(4, exc) from exc
+    allowed = resolved.policy.allowed_clusters
+    if s.requested_cluster is not None and allowed is not None and s.requested_cluster not in allowed:
+        raise _refuse(4, InvalidValueError("cluster", f"your scope may not use cluster {s.requested_cluster}"))
+    request = _gpu_request(s, frozenset(allowed) if allowed is not None else None)
+    try:
+        admission = scheduling.admit(state.scheduler, state.queue, request, arrival=state.arrival())
+    except SchedulingError as exc:
+        raise _refuse(7, exc) from exc
+    if admission.allocation is not None:
+        s = _with_placement(s, admission.allocation, svc.clock.now())
+        effects.apply.append(s.id)
+    else:
+        s = replace(s, state=S.QUEUED, queued_at=svc.clock.now(), state_reason="waiting for capacity")
+    await uow.sessions.add(s)
+    await _apply_admission_side_effects(svc, uow, state, admission.preempted, admission.also_admitted, effects)
+    await uow.capacity.save(state)
+    uow.publish_after_commit(CAPACITY_TOPIC, {"reason": "placement"})
+    uow.publish_after_commit(QUEUE_TOPIC, {"reason": "placement"})
+    return s
+
+
+def _with_placement(s: Session, allocation: Allocation, now: datetime) -> Session:
+    p = allocation.placement
+    target = S.SCHEDULED
+    moved = s.transition(target, now, f"placed on {p.node_id}") if s.state != target else s
+    return replace(moved, cluster_id=p.cluster_id, placement=p.to_dict())
+
+
+async def _apply_admission_side_effects(
+    svc: SessionServices,
+    uow: SessionsUnitOfWork,
+    state: CapacityState,
+    preempted: Sequence[Allocation],
+    admitted: Sequence[Allocation],
+    effects: _Effects,
+) -> None:
+    now = svc.clock.now()
+    for victim in preempted:
+        v = await uow.sessions.get(UUID(victim.workload_id), for_update=True)
+        if v is None:
+            continue
+        cluster = v.cluster_id
+        v = v.transition(S.PREEMPTED, now, "preempted by a higher-priority request; re-queued")
+        v = replace(v, placement=None, cluster_id=None, queued_at=now)
+        await uow.sessions.update(v)
+        if cluster:
+            effects.pause.append((v.id, cluster))
+        effects.settle.append(v.id)
+        await _notify(svc, uow, v.owner_id, "preempted", f"session {v.name} was preempted and re-queued", v.id)
+        _publish_session(uow, v)
+    for allocation in admitted:
+        q = await uow.sessions.get(UUID(allocation.workload_id), for_update=True)
+        if q is None or q.state not in (S.QUEUED, S.PREEMPTED):
+            continue
+        q = _with_placement(q, allocation, now)
+        await uow.sessions.update(q)
+        effects.apply.append(q.id)
+        effects.readmit.append(q.id)
+        _publish_session(uow, q)
+
+
+# ======================================================================== hand-off and effects
+
+
+def workload_spec(s: Session, volumes: dict[UUID, str] | None = None) -> WorkloadSpec:
+    placement = Placement.from_dict(s.placement) if s.placement else None
+    return WorkloadSpec(
+        session_id=s.id,
+        owner=str(s.owner_id),
+        image=s.image_reference,
+        cpu_millicores=s.cpu_millicores,
+        memory_mib=s.memory_mib,
+        placement=placement,
+        env=dict(s.env),
+        shm_mib=s.shm_mib,
+        volumes=tuple(
+            VolumeMount(
+                str(m.volume_id),
+                (volumes or {}).get(m.volume_id, f"vol-{m.volume_id}"),
+                m.mount_path,
+                m.mode == MountMode.READ_ONLY,
+            )
+            for m in s.mounts
+        ),
+        endpoints=tuple(
+            Endpoint(name, port, "tcp" if name == "ssh" else "http") for name, port in STANDARD_PORTS.items()
+        ),
+        is_job=s.kind is SessionKind.JOB,
+    )
+
+
+async def _run_effects(svc: SessionServices, effects: _Effects) -> None:
+    """After commit. Cluster calls are idempotent; a failed hand-off fails the session."""
+    for sid, cluster_id in effects.pause:
+        port = svc.clusters.get(cluster_id)
+        if port is not None:
+            await port.pause(sid)
+    for sid, cluster_id in effects.delete:
+        port = svc.clusters.get(cluster_id)
+        if port is not None:
+            await port.delete(sid)
+    for sid in effects.settle:
+        await settle(svc, sid)
+    for hold_id in effects.release_holds:
+        await credits.release_hold(svc.ledger, svc.clock, hold_id=hold_id)
+    for sid in effects.readmit:
+        await _recheck_readmitted(svc, sid)
+    for sid in effects.apply:
+        await _hand_off(svc, sid)
+
+
+async def _hand_off(svc: SessionServices, session_id: UUID) -> None:
+    async with svc.uow() as uow:
+        s = await uow.sessions.get(session_id)
+        if s is None or s.state not in (S.SCHEDULED,) or s.cluster_id is None:
+            return
+        port = svc.clusters.get(s.cluster_id)
+        names = {v.id: f"vol-{v.id}" for v in await uow.volumes.get_many([m.volume_id for m in s.mounts])}
+    try:
+        if port is None:
+            raise RuntimeError(f"no adapter for cluster {s.cluster_id}")
+        await port.apply(workload_spec(s, names))
+    except Exception as exc:  # step 8 failed: nothing must stay allocated or held
+        log.exception("hand-off of session %s failed", session_id)
+        await _fail(svc, session_id, f"step 8 (hand-off): {exc}")
+
+
+async def _recheck_readmitted(svc: SessionServices, session_id: UUID) -> None:
+    """A queued request admitted by a drain passes steps 4 and 5 again with fresh numbers."""
+    async with svc.uow() as uow:
+        s = await uow.sessions.get(session_id)
+        if s is None or s.state != S.SCHEDULED or s.gpu is None:
+            return
+        user = await uow.tenancy.get_user(s.owner_id)
+        chain = await _chain_for(uow, s.owner_id, user.username if user else "", s.group_id, s.organization_id)
+    reason = None
+    if s.kind is not SessionKind.JOB:
+        async with svc.uow() as uow:
+            # the session itself is already counted as active: ask for nothing more
+            decision = await check_policy_limits(svc.policies, uow.usage, chain, ResourceRequest(sessions=0))
+        if decision.refusal is not None:
+            reason = f"step 4 (policy limits): {decision.refusal.message}"
+    if reason is None:
+        gate = await credits.evaluate_budget_gate(svc.budgets, svc.ledger, chain, svc.clock.now())
+        if not gate.allowed:
+            reason = f"step 5 (budget gate): {gate.message}"
+    if reason is not None:
+        await _fail(svc, session_id, reason)
+
+
+# ======================================================================== lifecycle
+
+
+async def _load_for_change(uow: SessionsUnitOfWork, actor: Actor, session_id: UUID) -> Session:
+    access.require_writable(actor)
+    s = await uow.sessions.get(session_id, for_update=True)
+    if s is None or not can_see_session(actor, s):
+        raise NotFoundError("session")
+    return s
+
+
+async def _release_capacity(svc: SessionServices, uow: SessionsUnitOfWork, s: Session, effects: _Effects) -> None:
+    """Give back what the session holds (or take it out of the queue) and drain the queue."""
+    if s.gpu is None:
+        return
+    state = await uow.capacity.lock()
+    wid = str(s.id)
+    if state.scheduler.allocation(wid) is not None:
+        _, drained = scheduling.release(state.scheduler, state.queue, wid)
+        await _apply_admission_side_effects(svc, uow, state, (), drained.admitted, effects)
+    elif wid in state.queue:
+        scheduling.withdraw(state.queue, wid)
+    else:
+        return
+    await uow.capacity.save(state)
+    uow.publish_after_commit(CAPACITY_TOPIC, {"reason": "release"})
+    uow.publish_after_commit(QUEUE_TOPIC, {"reason": "release"})
+
+
+async def session_pause(svc: SessionServices, actor: Actor, session_id: UUID) -> Session:
+    """Frees the GPU at once and stops the billing clock; settings and volumes stay."""
+    effects = _Effects()
+    async with svc.uow() as uow:
+        s = await _load_for_change(uow, actor, session_id)
+        if s.state in (S.PAUSING, S.PAUSED):
+            return s  # idempotent
+        now = svc.clock.now()
+        if s.state in (S.QUEUED, S.PREEMPTED, S.RESUMING):
+            s = s.transition(S.PAUSED, now, "paused while waiting")
+        else:
+            cluster = s.cluster_id
+            s = s.transition(S.PAUSING, now, "pausing")
+            if cluster:
+                effects.pause.append((s.id, cluster))
+        await _release_capacity(svc, uow, s, effects)
+        s = replace(s, placement=None)
+        await uow.sessions.update(s)
+        effects.settle.append(s.id)
+        _publish_session(uow, s)
+        await uow.commit()
+    await _run_effects(svc, effects)
+    return s
+
+
+async def session_resume(svc: SessionServices, actor: Actor, session_id: UUID) -> Session:
+    """Places again (or queues), with a new hold and fresh policy and budget numbers."""
+    async with svc.uow() as uow:
+        s = await _load_for_change(uow, actor, session_id)
+        if s.state not in (S.PAUSED,):
+            if s.state in (S.RESUMING, S.QUEUED, S.SCHEDULED, S.STARTING, S.RUNNING):
+                return s  # idempotent
+            s.transition(S.RESUMING, svc.clock.now())  # raises the typed illegal-transition error
+        user = await uow.tenancy.get_user(s.owner_id)
+        chain = await _chain_for(uow, s.owner_id, user.username if user else "", s.group_id, s.organization_id)
+        policy = await effective_policy(svc.policies, chain)
+        request = ResourceRequest(
+            gpu_ratio=s.gpu.ratio if s.gpu else ratio_zero(),
+            model=s.gpu.offering_name if s.gpu else None,
+            vram_mib=s.gpu.vram_mib * s.gpu.cards if s.gpu else 0,
+            cpu_millicores=s.cpu_millicores,
+            memory_mib=s.memory_mib,
+        )
+        if s.kind is not SessionKind.JOB:
+            try:
+                (await check_policy_limits(svc.policies, uow.usage, chain, request)).raise_if_refused()
+            except DomainError as exc:
+                raise _refuse(4, exc) from exc
+    if s.gpu is not None:
+        gate = await credits.evaluate_budget_gate(svc.budgets, svc.ledger, chain, svc.clock.now())
+        if not gate.allowed:
+            try:
+                gate.raise_if_refused()
+            except DomainError as exc:
+                raise _refuse(5, exc) from exc
+        s = await _reserve(svc, s, chain)
+    effects = _Effects()
+    try:
+        async with svc.uow() as uow:
+            current = await uow.sessions.get(session_id, for_update=True)
+            assert current is not None
+            if current.state != S.PAUSED:
+                raise SessionError(
+                    SessionErrorCode.ILLEGAL_TRANSITION, f"a {current.state.value} session cannot resume", "id"
+                )
+            s = replace(current, hold_id=s.hold_id, hold_seq=s.hold_seq).transition(
+                S.RESUMING, svc.clock.now(), "resuming"
+            )
+            if s.gpu is None:
+                s = s.transition(S.SCHEDULED, svc.clock.now(), "resumed")
+                effects.apply.append(s.id)
+                await uow.sessions.update(s)
+            else:
+                resolved = _Resolved(s, chain, policy, None, request, [])
+                state = await uow.capacity.lock()
+                gpu_req = _gpu_request(
+                    s, frozenset(policy.allowed_clusters) if policy.allowed_clusters is not None else None
+                )
+                try:
+                    admission = scheduling.admit(state.scheduler, state.queue, gpu_req, arrival=state.arrival())
+                except SchedulingError as exc:
+                    raise _refuse(7, exc) from exc
+                if admission.allocation is not None:
+                    s = _with_placement(s, admission.allocation, svc.clock.now())
+                    effects.apply.append(s.id)
+                else:
+                    s = s.transition(S.QUEUED, svc.clock.now(), "waiting for capacity")
+                await uow.sessions.update(s)
+                await _apply_admission_side_effects(
+                    svc, uow, state, admission.preempted, admission.also_admitted, effects
+                )
+                await uow.capacity.save(state)
+                uow.publish_after_commit(CAPACITY_TOPIC, {"reason": "resume"})
+                _ = resolved
+            _publish_session(uow, s)
+            await uow.commit()
+    except BaseException:
+        if s.hold_id is not None and s.gpu is not None:
+            await credits.release_hold(svc.ledger, svc.clock, hold_id=s.hold_id)
+        raise
+    await _run_effects(svc, effects)
+    return s
+
+
+async def session_stop(svc: SessionServices, actor: Actor, session_id: UUID, *, reason: str = "stopped") -> Session:
+    """Releases everything and settles the hold. Stopping a stopped session changes nothing."""
+    async with svc.uow() as uow:
+        s = await _load_for_change(uow, actor, session_id)
+    return await _stop(svc, s.id, S.STOPPED, reason)
+
+
+async def _stop(svc: SessionServices, session_id: UUID, final: SessionState, reason: str) -> Session:
+    effects = _Effects()
+    async with svc.uow() as uow:
+        s = await uow.sessions.get(session_id, for_update=True)
+        if s is None:
+            raise NotFoundError("session")
+        if s.terminal or s.state == S.STOPPING:
+            return s
+        now = svc.clock.now()
+        has_pod = s.state in (S.SCHEDULED, S.STARTING, S.RUNNING, S.PAUSING)
+        if has_pod:
+            s = s.transition(S.STOPPING, now, reason)
+            if s.cluster_id:
+                effects.delete.append((s.id, s.cluster_id))
+        else:
+            if s.state in (S.RESUMING, S.PREEMPTED):
+                s = s.transition(S.QUEUED if s.state == S.PREEMPTED else S.PAUSED, now)
+            s = s.transition(final, now, reason)
+        await _release_capacity(svc, uow, s, effects)
+        s = replace(s, placement=None)
+        await uow.sessions.update(s)
+        effects.settle.append(s.id)
+        _publish_session(uow, s)
+        await uow.commit()
+    await _run_effects(svc, effects)
+    return s
+
+
+async def _fail(svc: SessionServices, session_id: UUID, reason: str) -> None:
+    effects = _Effects()
+    async with svc.uow() as uow:
+        s = await uow.sessions.get(session_id, for_update=True)
+        if s is None or s.terminal:
+            return
+        cluster = s.cluster_id
+        now = svc.clock.now()
+        if S.FAILED in TRANSITIONS_OF(s.state):
+            s = s.transition(S.FAILED, now, reason)
+        else:  # queued / paused: nothing runs, so it is stopped with the reason
+            s = s.transition(S.STOPPED, now, reason)
+        await _release_capacity(svc, uow, s, effects)
+        s = replace(s, placement=None)
+        await uow.sessions.update(s)
+        if cluster:
+            effects.delete.append((s.id, cluster))
+        effects.settle.append(s.id)
+        await _notify(svc, uow, s.owner_id, "session_failed", f"session {s.name}: {reason}", s.id)
+        _publish_session(uow, s)
+        await uow.commit()
+    await _run_effects(svc, effects)
+
+
+def TRANSITIONS_OF(state: SessionState) -> frozenset[SessionState]:
+    return TRANSITIONS[state]
+
+
+async def session_extend(svc: SessionServices, actor: Actor, session_id: UUID, expiry: Expiry) -> Session:
+    """Choose a new expiry counted from now, within the policy's maximum session duration."""
+    async with svc.uow() as uow:
+        s = await _load_for_change(uow, actor, session_id)
+        if s.terminal:
+            raise SessionError(
+                SessionErrorCode.ILLEGAL_TRANSITION, f"a {s.state.value} session cannot be extended", "id"
+            )
+        user = await uow.tenancy.get_user(s.owner_id)
+        chain = await _chain_for(uow, s.owner_id, user.username if user else "", s.group_id, s.organization_id)
+        policy = await effective_policy(svc.policies, chain)
+        now = svc.clock.now()
+        new_expiry = now + expiry.duration if expiry.duration is not None else None
+        max_seconds = policy.setting("max_session_seconds")
+        if max_seconds is not None:
+            limit = s.created_at + timedelta(seconds=max_seconds)
+            if new_expiry is None or new_expiry > limit:
+                raise SessionError(
+                    SessionErrorCode.EXTENSION_OVER_POLICY,
+                    f"sessions here may last at most {timedelta(seconds=max_seconds)} in all (until {limit.isoformat()})",
+                    "expiry",
+                )
+        s = replace(s, expiry=expiry, expires_at=new_expiry, updated_at=now, version=s.version + 1)
+        await uow.sessions.update(s)
+        _publish_session(uow, s)
+        await uow.commit()
+    return s
+
+
+async def session_approve(
+    svc: SessionServices, actor: Actor, session_id: UUID, *, gpu_kind: GpuKind | None = None
+) -> Session:
+    """An admin of the session's group approves it, optionally assigning the GPU kind."""
+    effects = _Effects()
+    async with svc.uow() as uow:
+        s = await _load_for_change(uow, actor, session_id)
+        if not actor.is_group_admin(s.group_id, s.organization_id):
+            raise PermissionDeniedError("only an admin of the session's group may approve it")
+        if s.state != S.PENDING_APPROVAL:
+            if s.approved_by is not None:
+                return s  # idempotent
+            raise SessionError(
+                SessionErrorCode.APPROVAL_NOT_PENDING, f"session is {s.state.value}, not pending approval", "id"
+            )
+        now = svc.clock.now()
+        s = replace(s, approved_by=actor.user_id)
+        if s.gpu is None:
+            s = s.transition(S.SCHEDULED, now, "approved")
+            s = replace(s, cluster_id=s.requested_cluster or svc.clusters.default_cpu_cluster())
+            effects.apply.append(s.id)
+            await uow.sessions.update(s)
+        else:
+            if gpu_kind is not None:
+                g = s.gpu
+                cards = g.cards if gpu_kind is GpuKind.EXCLUSIVE else 1
+                ratio = Fraction(cards) if gpu_kind is GpuKind.EXCLUSIVE else g.ratio
+                s = replace(
+                    s,
+                    gpu=replace(
+                        g,
+                        forced_kind=gpu_kind.value,
+                        exclusive=gpu_kind is GpuKind.EXCLUSIVE,
+                        shared=gpu_kind is GpuKind.SHARED,
+                        cards=cards,
+                        ratio=ratio,
+                    ),
+                )
+            state = await uow.capacity.lock()
+            user = await uow.tenancy.get_user(s.owner_id)
+            chain = await _chain_for(uow, s.owner_id, user.username if user else "", s.group_id, s.organization_id)
+            policy = await effective_policy(svc.policies, chain)
+            gpu_req = _gpu_request(
+                s, frozenset(policy.allowed_clusters) if policy.allowed_clusters is not None else None
+            )
+            try:
+                admission = scheduling.admit(state.scheduler, state.queue, gpu_req, arrival=state.arrival())
+            except SchedulingError as exc:
+                raise _refuse(7, exc) from exc
+            if admission.allocation is not None:
+                s = _with_placement(replace(s, state=S.PENDING_APPROVAL), admission.allocation, now)
+                effects.apply.append(s.id)
+            else:
+                s = s.transition(S.QUEUED, now, "approved; waiting for capacity")
+            await uow.sessions.update(s)
+            await _apply_admission_side_effects(svc, uow, state, admission.preempted, admission.also_admitted, effects)
+            await uow.capacity.save(state)
+            uow.publish_after_commit(CAPACITY_TOPIC, {"reason": "approval"})
+        _publish_session(uow, s)
+        await uow.commit()
+    await _run_effects(svc, effects)
+    return s
+
+
+async def session_reject(svc: SessionServices, actor: Actor, session_id: UUID, *, reason: str) -> Session:
+    effects = _Effects()
+    async with svc.uow() as uow:
+        s = await _load_for_change(uow, actor, session_id)
+        if not actor.is_group_admin(s.group_id, s.organization_id):
+            raise PermissionDeniedError("only an admin of the session's group may reject it")
+        if s.state == S.REJECTED:
+            return s
+        if s.state != S.PENDING_APPROVAL:
+            raise SessionError(
+                SessionErrorCode.APPROVAL_NOT_PENDING, f"session is {s.state.value}, not pending approval", "id"
+            )
+        text = clean_name(reason, "reason", 500)
+        s = s.transition(S.REJECTED, svc.clock.now(), text)
+        await uow.sessions.update(s)
+        if s.hold_id is not None:
+            effects.release_holds.append(s.hold_id)
+        await _notify(svc, uow, s.owner_id, "session_rejected", f"session {s.name} was rejected: {text}", s.id)
+        _publish_session(uow, s)
+        await uow.commit()
+    await _run_effects(svc, effects)
+    return s
+
+
+# ======================================================================== billing
+
+
+async def settle(svc: SessionServices, session_id: UUID) -> None:
+    """Charge what the session owes for its RUNNING seconds so far and close its hold when it
+    no longer runs. The due amount is recomputed from the seconds, so settling twice charges
+    nothing more; the ledger key is the session, the hold number and the seconds billed."""
+    async with svc.uow() as uow:
+        s = await uow.sessions.get(session_id)
+    if s is None or s.gpu is None or s.hold_id is None:
+        return
+    now = svc.clock.now()
+    seconds = s.running_seconds(now)
+    due = cost_micro(s.gpu.hourly_rate_micro, s.gpu.ratio, seconds)
+    delta = due - s.charged_micro
+    closing = s.state not in (S.RUNNING, S.SCHEDULED, S.STARTING)
+    if delta <= 0 and not closing:
+        return
+    hold = await svc.ledger.get_hold(s.hold_id)
+    if hold is None:
+        return
+    if delta > 0 or hold.amount_micro > 0:
+        try:
+            await credits.charge_hold(
+                svc.ledger,
+                svc.clock,
+                svc.ids,
+                hold_id=s.hold_id,
+                amount_micro=max(0, delta),
+                idempotency_key=f"session:{s.id}:charge:{s.hold_seq}:{seconds}",
+                settle=closing,
+            )
+        except DomainError as exc:
+            if exc.code != CreditsErrorCode.HOLD_CLOSED:
+                raise
+    async with svc.uow() as uow:
+        current = await uow.sessions.get(session_id, for_update=True)
+        if current is not None and current.charged_micro < due:
+            await uow.sessions.update(replace(current, charged_micro=due, version=current.version + 1))
+        uow.publish_after_commit(wallet_topic(s.owner_id), {"userId": str(s.owner_id)})
+        await uow.commit()
+
+
+# ======================================================================== status reports
+
+
+async def handle_status_report(svc: SessionServices, cluster_id: str, report: StatusReport) -> Session | None:
+    """A cluster's report about one of its workloads. Reports about another cluster's
+    sessions are ignored; repeated reports change nothing."""
+    effects = _Effects()
+    async with svc.uow() as uow:
+        s = await uow.sessions.get(report.session_id, for_update=True)
+        if (
+            s is None
+            or s.cluster_id not in (cluster_id, None)
+            or (s.cluster_id is None and s.state not in (S.PAUSING, S.STOPPING))
+        ):
+            return None
+        at = report.observed_at
+        phase = report.phase
+        new = s
+        if phase is WorkloadPhase.STARTING and s.state == S.SCHEDULED:
+            new = s.transition(S.STARTING, at, "starting")
+        elif phase is WorkloadPhase.RUNNING and s.state in (S.SCHEDULED, S.STARTING):
+            urls = {e.name: e.url for e in report.endpoints}
+            new = replace(
+                s.transition(S.RUNNING, at, "running"),
+                endpoints=Endpoints(urls.get("vscode"), urls.get("jupyterlab"), urls.get("terminal"), urls.get("ssh")),
+            )
+        elif phase is WorkloadPhase.STOPPED:
+            if s.state == S.PAUSING:
+                new = s.transition(S.PAUSED, at, "paused")
+            elif s.state == S.STOPPING:
+                new = s.transition(S.STOPPED, at, s.state_reason or "stopped")
+            elif s.state == S.PREEMPTED:
+                new = s.transition(S.QUEUED, at, "preempted; waiting for capacity")
+            elif s.state in (S.SCHEDULED, S.STARTING, S.RUNNING):
+                final = S.STOPPING
+                new = s.transition(final, at, "completed" if s.kind is SessionKind.JOB else "the workload stopped")
+                new = new.transition(S.STOPPED, at, new.state_reason)
+                await _release_capacity(svc, uow, new, effects)
+                new = replace(new, placement=None)
+                effects.settle.append(s.id)
+        elif phase is WorkloadPhase.FAILED and not s.terminal and S.FAILED in TRANSITIONS_OF(s.state):
+            new = s.transition(S.FAILED, at, report.message or "the workload failed")
+            await _release_capacity(svc, uow, new, effects)
+            new = replace(new, placement=None)
+            effects.settle.append(s.id)
+            await _notify(svc, uow, s.owner_id, "session_failed", f"session {s.name} failed: {new.state_reason}", s.id)
+        if new is s:
+            return s
+        if new.state in (S.STOPPED, S.PAUSED, S.QUEUED) and s.state in (S.STOPPING, S.PAUSING, S.PREEMPTED):
+            new = replace(new, cluster_id=None if new.state != S.STOPPED else s.cluster_id)
+        await uow.sessions.update(new)
+        if new.state in (S.RUNNING, S.STOPPED, S.PAUSED, S.FAILED):
+            effects.settle.append(new.id) if new.state != S.RUNNING else None
+        _publish_session(uow, new)
+        await uow.commit()
+    await _run_effects(svc, effects)
+    return new
+
+
+# ======================================================================== notifications and events
+
+
+async def _notify(
+    svc: SessionServices,
+    uow: SessionsUnitOfWork,
+    user_id: UUID,
+    kind: str,
+    message: str,
+    session_id: UUID | None = None,
+) -> None:
+    n = Notification(svc.ids.new_id(), user_id, kind, message, svc.clock.now(), session_id)
+    await uow.notifications.add(n)
+    uow.publish_after_commit(notifications_topic(user_id), {"id": str(n.id), "kind": kind, "message": message})
+
+
+def _notify_admins_later(uow: SessionsUnitOfWork, s: Session) -> None:
+    uow.publish_after_commit("approvals", {"sessionId": str(s.id), "groupId": str(s.group_id)})
+
+
+def _publish_session(uow: SessionsUnitOfWork, s: Session) -> None:
+    payload = {"sessionId": str(s.id), "state": s.state.value, "ownerId": str(s.owner_id)}
+    uow.publish_after_commit(session_topic(s.id), payload)
+    uow.publish_after_commit(owner_topic(s.owner_id), payload)
+
+
+async def drain_queue(svc: SessionServices) -> list[UUID]:
+    """Admit queued requests that fit now (after capacity was added or freed elsewhere), in
+    queue order with backfill; each admitted request passes steps 4 and 5 again."""
+    effects = _Effects()
+    async with svc.uow() as uow:
+        state = await uow.capacity.lock()
+        drained = state.queue.drain(state.scheduler)
+        if not drained.admitted:
+            return []
+        await _apply_admission_side_effects(svc, uow, state, (), drained.admitted, effects)
+        await uow.capacity.save(state)
+        uow.publish_after_commit(CAPACITY_TOPIC, {"reason": "drain"})
+        uow.publish_after_commit(QUEUE_TOPIC, {"reason": "drain"})
+        await uow.commit()
+    await _run_effects(svc, effects)
+    return [UUID(a.workload_id) for a in drained.admitted]

@@ -1,0 +1,154 @@
+"""Sessions, volumes, storage classes, templates and notifications."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import BigInteger, Boolean, CheckConstraint, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, mapped_column
+
+from infra.db.base import Base, created_at_column
+
+SESSION_STATES = (
+    "PENDING_APPROVAL",
+    "QUEUED",
+    "SCHEDULED",
+    "STARTING",
+    "RUNNING",
+    "PAUSING",
+    "PAUSED",
+    "RESUMING",
+    "STOPPING",
+    "STOPPED",
+    "REJECTED",
+    "FAILED",
+    "EXPIRED",
+    "PREEMPTED",
+)
+
+
+class SessionRow(Base):
+    __tablename__ = "sessions"
+    __table_args__ = (
+        CheckConstraint("state IN (" + ",".join(f"'{s}'" for s in SESSION_STATES) + ")", name="state"),
+        CheckConstraint("kind IN ('interactive','job')", name="kind"),
+        CheckConstraint("billed_seconds >= 0 AND charged_micro >= 0", name="billing_non_negative"),
+        Index("ix_sessions_owner_state", "owner_id", "state"),
+        Index("ix_sessions_group_state", "group_id", "state"),
+    )
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="RESTRICT"))
+    organization_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="RESTRICT"), index=True)
+    group_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("groups.id", ondelete="RESTRICT"))
+    kind: Mapped[str] = mapped_column(String(16))
+    state: Mapped[str] = mapped_column(String(20), index=True)
+    state_reason: Mapped[str] = mapped_column(Text, default="")
+    image_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("images.id", ondelete="RESTRICT"))
+    image_reference: Mapped[str] = mapped_column(String(512))
+    preset_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("presets.id", ondelete="SET NULL"))
+    template_id: Mapped[uuid.UUID | None] = mapped_column()
+    offering_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("offerings.id", ondelete="RESTRICT"), index=True)
+    cpu_millicores: Mapped[int] = mapped_column(Integer)
+    memory_mib: Mapped[int] = mapped_column(Integer)
+    shm_mib: Mapped[int] = mapped_column(Integer)
+    disk_gib: Mapped[int] = mapped_column(Integer)
+    gpu: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    expiry: Mapped[str] = mapped_column(String(8))
+    expires_at: Mapped[datetime | None] = mapped_column(index=True)
+    priority: Mapped[int] = mapped_column(Integer, default=0)
+    preemptible: Mapped[bool] = mapped_column(Boolean, default=False)
+    env: Mapped[dict[str, str]] = mapped_column(JSONB, default=dict)
+    mounts: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
+    requested_cluster: Mapped[str | None] = mapped_column(String(63))
+    cluster_id: Mapped[str | None] = mapped_column(String(63))
+    placement: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    hold_id: Mapped[uuid.UUID | None] = mapped_column()
+    hold_seq: Mapped[int] = mapped_column(Integer, default=0)
+    running_since: Mapped[datetime | None] = mapped_column()
+    billed_seconds: Mapped[int] = mapped_column(BigInteger, default=0)
+    charged_micro: Mapped[int] = mapped_column(BigInteger, default=0)
+    endpoints: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    queued_at: Mapped[datetime | None] = mapped_column()
+    started_at: Mapped[datetime | None] = mapped_column()
+    forced_kind: Mapped[str | None] = mapped_column(String(16))
+    approved_by: Mapped[uuid.UUID | None] = mapped_column()
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = created_at_column()
+    updated_at: Mapped[datetime] = created_at_column()
+
+
+class StorageClassRow(Base):
+    __tablename__ = "storage_classes"
+    name: Mapped[str] = mapped_column(String(63), primary_key=True)
+    description: Mapped[str] = mapped_column(Text, default="")
+    is_default: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class VolumeRow(Base):
+    __tablename__ = "volumes"
+    __table_args__ = (
+        CheckConstraint("scope IN ('personal','group')", name="scope"),
+        CheckConstraint(
+            "(scope = 'personal' AND owner_id IS NOT NULL AND group_id IS NULL)"
+            " OR (scope = 'group' AND group_id IS NOT NULL AND owner_id IS NULL)",
+            name="scope_owner",
+        ),
+        CheckConstraint("size_mib > 0", name="size_positive"),
+        CheckConstraint("member_mode IN ('ro','rw')", name="member_mode"),
+        Index(
+            "uq_volumes_scope_name",
+            "scope",
+            "owner_id",
+            "group_id",
+            "name",
+            unique=True,
+            postgresql_nulls_not_distinct=True,
+        ),
+    )
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(63))
+    scope: Mapped[str] = mapped_column(String(16))
+    organization_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"), index=True)
+    owner_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    group_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    storage_class: Mapped[str] = mapped_column(ForeignKey("storage_classes.name", ondelete="RESTRICT"))
+    size_mib: Mapped[int] = mapped_column(BigInteger)
+    member_mode: Mapped[str] = mapped_column(String(2), default="rw")
+    created_by: Mapped[uuid.UUID] = mapped_column()
+    created_at: Mapped[datetime] = created_at_column()
+
+
+class TemplateRow(Base):
+    __tablename__ = "templates"
+    __table_args__ = (UniqueConstraint("group_id", "name"),)
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    group_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    organization_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    image_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("images.id", ondelete="CASCADE"))
+    offering_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("offerings.id", ondelete="SET NULL"))
+    preset_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("presets.id", ondelete="SET NULL"))
+    cpu_millicores: Mapped[int | None] = mapped_column(Integer)
+    memory_mib: Mapped[int | None] = mapped_column(Integer)
+    shm_mib: Mapped[int | None] = mapped_column(Integer)
+    env: Mapped[dict[str, str]] = mapped_column(JSONB, default=dict)
+    # volume ids are kept even when a volume is deleted, so a start can say which one is gone
+    mounts: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
+    description: Mapped[str] = mapped_column(Text, default="")
+    created_by: Mapped[uuid.UUID] = mapped_column()
+    created_at: Mapped[datetime] = created_at_column()
+
+
+class NotificationRow(Base):
+    __tablename__ = "notifications"
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    message: Mapped[str] = mapped_column(Text)
+    session_id: Mapped[uuid.UUID | None] = mapped_column()
+    created_at: Mapped[datetime] = created_at_column()
+    read_at: Mapped[datetime | None] = mapped_column()

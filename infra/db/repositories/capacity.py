@@ -1,0 +1,232 @@
+"""The capacity store over PostgreSQL, with a per-process cache of the scheduler.
+
+Every placement decision in the deployment takes the `capacity_state` row lock, so decisions
+are serial and always see every committed placement (200 concurrent admissions cannot
+over-commit a card). Rebuilding the scheduler from rows costs a scan of the inventory, so a
+process keeps the last scheduler it committed, tagged with the row's `epoch`: when the locked
+row still shows that epoch nothing changed elsewhere and the cached copy is used; otherwise it
+rebuilds. A copy taken from the cache is owned by the transaction until it commits (then it
+returns to the cache with the new epoch) or rolls back (then it is dropped)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from domain.inventory.model import Cluster, Inventory, Node
+from domain.scheduling.model import Allocation
+from domain.scheduling.queue import GpuQueue, QueueEntry
+from domain.scheduling.scheduler import Scheduler
+from domain.sessions.ports import CapacityState
+from infra.db.models.inventory import CapacityStateRow, ClusterNodeRow, ClusterRow, PlacementRow, QueueEntryRow
+
+
+@dataclass
+class _Cached:
+    epoch: int
+    state: CapacityState
+    allocations: dict[str, dict[str, Any]]
+    queue: dict[str, dict[str, Any]]
+
+
+@dataclass
+class CapacityCache:
+    """Shared by every unit of work of one process (held by the unit-of-work factory)."""
+
+    entry: _Cached | None = None
+    hits: int = 0
+    rebuilds: int = 0
+
+
+@dataclass
+class _Taken:
+    epoch: int
+    state: CapacityState
+    allocations: dict[str, dict[str, Any]]
+    queue: dict[str, dict[str, Any]]
+    saved_epoch: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class SqlCapacityStore:
+    def __init__(self, session: AsyncSession, cache: CapacityCache) -> None:
+        self.s = session
+        self.cache = cache
+        self._taken: _Taken | None = None
+
+    # -------------------------------------------------------------- locking and saving
+
+    async def _lock_row(self) -> CapacityStateRow:
+        await self.s.execute(insert(CapacityStateRow).values(id=1, epoch=0, next_arrival=0).on_conflict_do_nothing())
+        row = await self.s.scalar(select(CapacityStateRow).where(CapacityStateRow.id == 1).with_for_update())
+        assert row is not None
+        return row
+
+    async def lock(self) -> CapacityState:
+        if self._taken is not None:
+            return self._taken.state
+        row = await self._lock_row()
+        cached = self.cache.entry
+        if cached is not None and cached.epoch == row.epoch:
+            self.cache.entry = None  # owned by this transaction until commit
+            self.cache.hits += 1
+            taken = _Taken(row.epoch, cached.state, cached.allocations, cached.queue)
+        else:
+            state, allocations, queue = await self._build()
+            self.cache.rebuilds += 1
+            taken = _Taken(row.epoch, state, allocations, queue)
+        taken.state.next_arrival = row.next_arrival
+        self._taken = taken
+        return taken.state
+
+    async def save(self, state: CapacityState) -> None:
+        taken = self._taken
+        assert taken is not None and taken.state is state, "save() needs the state lock() returned"
+        now_alloc = {a.workload_id: a.to_dict() for a in state.scheduler.allocations()}
+        gone = [w for w in taken.allocations if w not in now_alloc]
+        changed = {w: d for w, d in now_alloc.items() if taken.allocations.get(w) != d}
+        if gone:
+            await self.s.execute(delete(PlacementRow).where(PlacementRow.workload_id.in_(gone)))
+        for wid, data in changed.items():
+            placement = data["placement"]
+            stmt = insert(PlacementRow).values(
+                workload_id=wid, cluster_id=placement["cluster_id"], node_id=placement["node_id"], data=data
+            )
+            await self.s.execute(
+                stmt.on_conflict_do_update(
+                    index_elements=["workload_id"],
+                    set_={
+                        "cluster_id": stmt.excluded.cluster_id,
+                        "node_id": stmt.excluded.node_id,
+                        "data": stmt.excluded.data,
+                    },
+                )
+            )
+        now_queue = {e.workload_id: e.to_dict() for e in state.queue.entries()}
+        left = [w for w in taken.queue if w not in now_queue]
+        if left:
+            await self.s.execute(delete(QueueEntryRow).where(QueueEntryRow.workload_id.in_(left)))
+        for wid, data in now_queue.items():
+            if taken.queue.get(wid) == data:
+                continue
+            request = data["request"]
+            stmt = insert(QueueEntryRow).values(
+                workload_id=wid,
+                offering=request["offering"],
+                priority=int(request.get("priority", 0)),
+                arrival=int(data["arrival"]),
+                data=data,
+            )
+            await self.s.execute(
+                stmt.on_conflict_do_update(
+                    index_elements=["workload_id"],
+                    set_={
+                        "priority": stmt.excluded.priority,
+                        "arrival": stmt.excluded.arrival,
+                        "data": stmt.excluded.data,
+                    },
+                )
+            )
+        new_epoch = taken.epoch + 1
+        await self.s.execute(
+            update(CapacityStateRow)
+            .where(CapacityStateRow.id == 1)
+            .values(epoch=new_epoch, next_arrival=state.next_arrival)
+        )
+        taken.allocations, taken.queue, taken.saved_epoch = now_alloc, now_queue, new_epoch
+
+    def after_commit(self) -> None:
+        taken, self._taken = self._taken, None
+        if taken is None:
+            return
+        epoch = taken.saved_epoch if taken.saved_epoch is not None else taken.epoch
+        current = self.cache.entry
+        if current is None or current.epoch < epoch:
+            self.cache.entry = _Cached(epoch, taken.state, taken.allocations, taken.queue)
+
+    def after_rollback(self) -> None:
+        self._taken = None  # its working copy may be half-changed: never reuse it
+
+    # -------------------------------------------------------------- reading
+
+    async def _build(self) -> tuple[CapacityState, dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+        inventory, clusters = await self._inventory()
+        allocation_rows = list(await self.s.scalars(select(PlacementRow).order_by(PlacementRow.created_at)))
+        allocations = {r.workload_id: r.data for r in allocation_rows}
+        scheduler, conflicts = Scheduler.from_snapshot(
+            inventory, [Allocation.from_dict(d) for d in allocations.values()]
+        )
+        for allocation, _ in conflicts:  # keep the rows: the diff on save removes them only if released
+            allocations.pop(allocation.workload_id, None)
+        queue_rows = list(await self.s.scalars(select(QueueEntryRow)))
+        queue_data = {r.workload_id: r.data for r in queue_rows}
+        queue = GpuQueue(QueueEntry.from_dict(d) for d in queue_data.values())
+        state = CapacityState(scheduler, queue, clusters, [(a, e.message) for a, e in conflicts])
+        return state, allocations, queue_data
+
+    async def _inventory(self) -> tuple[Inventory, dict[str, Cluster]]:
+        cluster_rows = list(await self.s.scalars(select(ClusterRow).order_by(ClusterRow.id)))
+        clusters = {r.id: Cluster(r.id, r.name, r.placement_policy) for r in cluster_rows}
+        node_rows = list(await self.s.scalars(select(ClusterNodeRow).order_by(ClusterNodeRow.node_id)))
+        nodes = tuple(Node.from_dict(r.data) for r in node_rows if r.cluster_id in clusters)
+        return Inventory(tuple(clusters.values()), nodes), clusters
+
+    async def snapshot(self) -> CapacityState:
+        cached = self.cache.entry
+        if cached is not None:
+            row = await self.s.scalar(select(CapacityStateRow.epoch).where(CapacityStateRow.id == 1))
+            if row == cached.epoch:
+                return cached.state
+        state, _, _ = await self._build()
+        return state
+
+    async def inventory(self) -> Inventory:
+        inventory, _ = await self._inventory()
+        return inventory
+
+    async def clusters(self) -> list[tuple[Cluster, str]]:
+        rows = await self.s.scalars(select(ClusterRow).order_by(ClusterRow.id))
+        return [(Cluster(r.id, r.name, r.placement_policy), r.kind) for r in rows]
+
+    # -------------------------------------------------------------- inventory changes
+
+    async def put_cluster(self, cluster: Cluster, kind: str) -> None:
+        await self._lock_row()
+        stmt = insert(ClusterRow).values(
+            id=cluster.id, name=cluster.name, kind=kind, placement_policy=cluster.placement_policy
+        )
+        await self.s.execute(
+            stmt.on_conflict_do_update(
+                index_elements=["id"],
+                set_={"name": stmt.excluded.name, "placement_policy": stmt.excluded.placement_policy},
+            )
+        )
+        await self._bump()
+
+    async def replace_nodes(self, cluster_id: str, nodes: Sequence[Node]) -> None:
+        await self._lock_row()
+        keep = [n.id for n in nodes]
+        await self.s.execute(
+            delete(ClusterNodeRow).where(ClusterNodeRow.cluster_id == cluster_id, ClusterNodeRow.node_id.not_in(keep))
+        )
+        for node in nodes:
+            stmt = insert(ClusterNodeRow).values(node_id=node.id, cluster_id=cluster_id, data=node.to_dict())
+            await self.s.execute(
+                stmt.on_conflict_do_update(
+                    index_elements=["node_id"],
+                    set_={"cluster_id": stmt.excluded.cluster_id, "data": stmt.excluded.data},
+                )
+            )
+        await self._bump()
+
+    async def _bump(self) -> None:
+        """Inventory changed: cached schedulers everywhere are stale."""
+        await self.s.execute(
+            update(CapacityStateRow).where(CapacityStateRow.id == 1).values(epoch=CapacityStateRow.epoch + 1)
+        )
+        self.cache.entry = None

@@ -1,0 +1,468 @@
+"""PostgreSQL repositories of the sessions context: sessions, volumes, templates,
+notifications, and the usage reader the policy checks count with."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+from uuid import UUID
+
+from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from domain.common.errors import CommonErrorCode, DomainError
+from domain.policies.model import PolicyScope, PolicyScopeKind, Usage
+from domain.sessions.model import (
+    ACTIVE,
+    Endpoints,
+    Expiry,
+    GpuAsk,
+    MountMode,
+    MountRequest,
+    Session,
+    SessionKind,
+    SessionState,
+)
+from domain.sessions.ports import Notification, SessionFilter
+from domain.volumes.model import StorageClass, Template, TemplateMount, Volume, VolumeScope
+from infra.db.models.sessions import NotificationRow, SessionRow, StorageClassRow, TemplateRow, VolumeRow
+
+# -------------------------------------------------------------------- sessions
+
+
+def _gpu_to_json(g: GpuAsk | None) -> dict[str, Any] | None:
+    if g is None:
+        return None
+    return {
+        "offering_id": str(g.offering_id),
+        "offering_name": g.offering_name,
+        "vram_mib": g.vram_mib,
+        "cores": g.cores,
+        "cards": g.cards,
+        "exclusive": g.exclusive,
+        "shared": g.shared,
+        "ratio": f"{g.ratio.numerator}/{g.ratio.denominator}",
+        "hourly_rate_micro": g.hourly_rate_micro,
+        "forced_kind": g.forced_kind,
+    }
+
+
+def _gpu_from_json(d: Mapping[str, Any] | None) -> GpuAsk | None:
+    if not d:
+        return None
+    return GpuAsk(
+        UUID(d["offering_id"]),
+        d["offering_name"],
+        int(d["vram_mib"]),
+        int(d["cores"]),
+        int(d["cards"]),
+        bool(d["exclusive"]),
+        bool(d["shared"]),
+        Fraction(d["ratio"]),
+        int(d["hourly_rate_micro"]),
+        d.get("forced_kind"),
+    )
+
+
+def _values(s: Session) -> dict[str, Any]:
+    return {
+        "name": s.name,
+        "owner_id": s.owner_id,
+        "organization_id": s.organization_id,
+        "group_id": s.group_id,
+        "kind": s.kind.value,
+        "state": s.state.value,
+        "state_reason": s.state_reason,
+        "image_id": s.image_id,
+        "image_reference": s.image_reference,
+        "preset_id": s.preset_id,
+        "template_id": s.template_id,
+        "offering_id": s.gpu.offering_id if s.gpu else None,
+        "cpu_millicores": s.cpu_millicores,
+        "memory_mib": s.memory_mib,
+        "shm_mib": s.shm_mib,
+        "disk_gib": s.disk_gib,
+        "gpu": _gpu_to_json(s.gpu),
+        "expiry": s.expiry.value,
+        "expires_at": s.expires_at,
+        "priority": s.priority,
+        "preemptible": s.preemptible,
+        "env": dict(s.env),
+        "mounts": [{"volume_id": str(m.volume_id), "mount_path": m.mount_path, "mode": m.mode.value} for m in s.mounts],
+        "requested_cluster": s.requested_cluster,
+        "cluster_id": s.cluster_id,
+        "placement": s.placement,
+        "hold_id": s.hold_id,
+        "hold_seq": s.hold_seq,
+        "running_since": s.running_since,
+        "billed_seconds": s.billed_seconds,
+        "charged_micro": s.charged_micro,
+        "endpoints": s.endpoints.to_dict(),
+        "queued_at": s.queued_at,
+        "started_at": s.started_at,
+        "approved_by": s.approved_by,
+        "version": s.version,
+        "created_at": s.created_at,
+        "updated_at": s.updated_at,
+    }
+
+
+def _session(r: SessionRow) -> Session:
+    return Session(
+        id=r.id,
+        name=r.name,
+        owner_id=r.owner_id,
+        organization_id=r.organization_id,
+        group_id=r.group_id,
+        kind=SessionKind(r.kind),
+        state=SessionState(r.state),
+        image_id=r.image_id,
+        image_reference=r.image_reference,
+        preset_id=r.preset_id,
+        cpu_millicores=r.cpu_millicores,
+        memory_mib=r.memory_mib,
+        shm_mib=r.shm_mib,
+        disk_gib=r.disk_gib,
+        gpu=_gpu_from_json(r.gpu),
+        expiry=Expiry(r.expiry),
+        created_at=r.created_at,
+        updated_at=r.updated_at,
+        priority=r.priority,
+        preemptible=r.preemptible,
+        env=dict(r.env or {}),
+        mounts=tuple(MountRequest(UUID(m["volume_id"]), m["mount_path"], MountMode(m["mode"])) for m in r.mounts or []),
+        template_id=r.template_id,
+        cluster_id=r.cluster_id,
+        requested_cluster=r.requested_cluster,
+        placement=r.placement,
+        hold_id=r.hold_id,
+        hold_seq=r.hold_seq,
+        expires_at=r.expires_at,
+        running_since=r.running_since,
+        billed_seconds=r.billed_seconds,
+        charged_micro=r.charged_micro,
+        endpoints=Endpoints(**(r.endpoints or {})),
+        state_reason=r.state_reason,
+        queued_at=r.queued_at,
+        started_at=r.started_at,
+        approved_by=r.approved_by,
+        version=r.version,
+    )
+
+
+class StaleSessionError(DomainError):
+    def __init__(self) -> None:
+        super().__init__(CommonErrorCode.CONFLICT, "the session changed meanwhile; try again", "id")
+
+
+class SqlSessionRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.s = session
+
+    async def add(self, session: Session) -> None:
+        self.s.add(SessionRow(id=session.id, **_values(session)))
+        await self.s.flush()
+
+    async def get(self, session_id: UUID, *, for_update: bool = False) -> Session | None:
+        q = select(SessionRow).where(SessionRow.id == session_id)
+        if for_update:
+            q = q.with_for_update()
+        r = await self.s.scalar(q.execution_options(populate_existing=True))
+        return _session(r) if r else None
+
+    async def get_many(self, ids: Sequence[UUID], *, for_update: bool = False) -> list[Session]:
+        q = select(SessionRow).where(SessionRow.id.in_(list(ids))).order_by(SessionRow.id)
+        if for_update:
+            q = q.with_for_update()
+        return [_session(r) for r in await self.s.scalars(q.execution_options(populate_existing=True))]
+
+    async def update(self, session: Session) -> None:
+        result = await self.s.execute(
+            update(SessionRow)
+            .where(SessionRow.id == session.id, SessionRow.version == session.version - 1)
+            .values(**_values(session))
+            .execution_options(synchronize_session=False)
+        )
+        if getattr(result, "rowcount", 1) != 1:
+            raise StaleSessionError()
+
+    async def search(self, flt: SessionFilter, offset: int, limit: int) -> tuple[list[Session], int]:
+        q = select(SessionRow)
+        conds = []
+        if flt.owner_id is not None:
+            conds.append(SessionRow.owner_id == flt.owner_id)
+        scope = []
+        if flt.organization_ids is not None:
+            scope.append(SessionRow.organization_id.in_(flt.organization_ids))
+        if flt.group_ids is not None:
+            scope.append(SessionRow.group_id.in_(flt.group_ids))
+        if scope:
+            conds.append(or_(*scope))
+        if flt.states is not None:
+            conds.append(SessionRow.state.in_([s.value for s in flt.states]))
+        if conds:
+            q = q.where(and_(*conds))
+        total = await self.s.scalar(select(func.count()).select_from(q.subquery())) or 0
+        rows = await self.s.scalars(q.order_by(SessionRow.created_at.desc(), SessionRow.id).offset(offset).limit(limit))
+        return [_session(r) for r in rows], total
+
+    async def active_in(self, states: frozenset[SessionState]) -> list[Session]:
+        rows = await self.s.scalars(select(SessionRow).where(SessionRow.state.in_([s.value for s in states])))
+        return [_session(r) for r in rows]
+
+
+class SqlUsageReader:
+    """Current use per policy scope, counted from active sessions and volumes."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.s = session
+
+    async def usage(self, scopes: Sequence[PolicyScope]) -> Mapping[PolicyScope, Usage]:
+        out: dict[PolicyScope, Usage] = {}
+        for scope in scopes:
+            conds = [SessionRow.state.in_([s.value for s in ACTIVE])]
+            vconds = []
+            if scope.kind is PolicyScopeKind.USER:
+                conds.append(SessionRow.owner_id == scope.id)
+                vconds.append(VolumeRow.owner_id == scope.id)
+            elif scope.kind is PolicyScopeKind.GROUP:
+                conds.append(SessionRow.group_id == scope.id)
+                vconds.append(VolumeRow.group_id == scope.id)
+            elif scope.kind is PolicyScopeKind.ORGANIZATION:
+                conds.append(SessionRow.organization_id == scope.id)
+                vconds.append(VolumeRow.organization_id == scope.id)
+            rows = (
+                await self.s.execute(
+                    select(SessionRow.gpu, SessionRow.cpu_millicores, SessionRow.memory_mib, SessionRow.kind).where(
+                        *conds
+                    )
+                )
+            ).all()
+            sessions = 0
+            gpus = Fraction(0)
+            per_model: dict[str, Fraction] = {}
+            vram = cpu = mem = 0
+            for gpu, c, m, kind in rows:
+                if kind == SessionKind.JOB.value:
+                    continue  # jobs run outside group quotas
+                sessions += 1
+                cpu += c
+                mem += m
+                ask = _gpu_from_json(gpu)
+                if ask is not None:
+                    gpus += ask.ratio
+                    per_model[ask.offering_name] = per_model.get(ask.offering_name, Fraction(0)) + ask.ratio
+                    vram += ask.vram_mib * ask.cards
+            storage = await self.s.scalar(select(func.coalesce(func.sum(VolumeRow.size_mib), 0)).where(*vconds)) or 0
+            out[scope] = Usage(sessions, gpus, per_model, vram, cpu, mem, int(storage))
+        return out
+
+
+# -------------------------------------------------------------------- volumes and templates
+
+
+def _volume(r: VolumeRow) -> Volume:
+    return Volume(
+        r.id,
+        r.name,
+        VolumeScope(r.scope),
+        r.organization_id,
+        r.storage_class,
+        r.size_mib,
+        r.created_by,
+        r.created_at,
+        r.owner_id,
+        r.group_id,
+        MountMode(r.member_mode),
+    )
+
+
+class SqlVolumeRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.s = session
+
+    async def add(self, v: Volume) -> None:
+        self.s.add(
+            VolumeRow(
+                id=v.id,
+                name=v.name,
+                scope=v.scope.value,
+                organization_id=v.organization_id,
+                owner_id=v.owner_id,
+                group_id=v.group_id,
+                storage_class=v.storage_class,
+                size_mib=v.size_mib,
+                member_mode=v.member_mode.value,
+                created_by=v.created_by,
+                created_at=v.created_at,
+            )
+        )
+        await self.s.flush()
+
+    async def get(self, volume_id: UUID) -> Volume | None:
+        r = await self.s.get(VolumeRow, volume_id)
+        return _volume(r) if r else None
+
+    async def get_many(self, ids: Sequence[UUID]) -> list[Volume]:
+        return [_volume(r) for r in await self.s.scalars(select(VolumeRow).where(VolumeRow.id.in_(list(ids))))]
+
+    async def delete(self, volume_id: UUID) -> None:
+        await self.s.execute(delete(VolumeRow).where(VolumeRow.id == volume_id))
+
+    async def name_taken(self, v: Volume) -> bool:
+        q = select(VolumeRow.id).where(VolumeRow.scope == v.scope.value, func.lower(VolumeRow.name) == v.name.lower())
+        q = q.where(VolumeRow.owner_id == v.owner_id) if v.owner_id else q.where(VolumeRow.group_id == v.group_id)
+        return (await self.s.scalar(q.limit(1))) is not None
+
+    async def visible(
+        self, *, user_id: UUID, group_ids: frozenset[UUID], org_ids: frozenset[UUID] | None, offset: int, limit: int
+    ) -> tuple[list[Volume], int]:
+        q = select(VolumeRow)
+        if org_ids is not None:
+            conds = [VolumeRow.owner_id == user_id]
+            if group_ids:
+                conds.append(VolumeRow.group_id.in_(group_ids))
+            if org_ids:
+                conds.append(VolumeRow.organization_id.in_(org_ids))
+            q = q.where(or_(*conds))
+        total = await self.s.scalar(select(func.count()).select_from(q.subquery())) or 0
+        rows = await self.s.scalars(q.order_by(VolumeRow.scope.desc(), VolumeRow.name).offset(offset).limit(limit))
+        return [_volume(r) for r in rows], total
+
+    async def storage_used_mib(self, *, owner_id: UUID | None = None, group_id: UUID | None = None) -> int:
+        q = select(func.coalesce(func.sum(VolumeRow.size_mib), 0))
+        q = q.where(VolumeRow.owner_id == owner_id) if owner_id else q.where(VolumeRow.group_id == group_id)
+        return int(await self.s.scalar(q) or 0)
+
+    async def storage_classes(self) -> list[StorageClass]:
+        rows = await self.s.scalars(
+            select(StorageClassRow).order_by(StorageClassRow.is_default.desc(), StorageClassRow.name)
+        )
+        return [StorageClass(r.name, r.description, r.is_default) for r in rows]
+
+    async def put_storage_class(self, sc: StorageClass) -> None:
+        stmt = insert(StorageClassRow).values(name=sc.name, description=sc.description, is_default=sc.is_default)
+        await self.s.execute(
+            stmt.on_conflict_do_update(
+                index_elements=["name"],
+                set_={"description": stmt.excluded.description, "is_default": stmt.excluded.is_default},
+            )
+        )
+
+    async def mounted_by_active_sessions(self, volume_id: UUID) -> int:
+        q = select(func.count()).where(
+            SessionRow.state.not_in(["STOPPED", "REJECTED", "FAILED", "EXPIRED"]),
+            SessionRow.mounts.contains([{"volume_id": str(volume_id)}]),
+        )
+        return int(await self.s.scalar(q) or 0)
+
+
+def _template(r: TemplateRow) -> Template:
+    return Template(
+        r.id,
+        r.name,
+        r.group_id,
+        r.organization_id,
+        r.image_id,
+        r.created_by,
+        r.created_at,
+        r.offering_id,
+        r.preset_id,
+        r.cpu_millicores,
+        r.memory_mib,
+        r.shm_mib,
+        dict(r.env or {}),
+        tuple(TemplateMount(UUID(m["volume_id"]), m["mount_path"], MountMode(m["mode"])) for m in r.mounts or []),
+        r.description,
+    )
+
+
+class SqlTemplateRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.s = session
+
+    async def add(self, t: Template) -> None:
+        self.s.add(
+            TemplateRow(
+                id=t.id,
+                name=t.name,
+                group_id=t.group_id,
+                organization_id=t.organization_id,
+                image_id=t.image_id,
+                offering_id=t.offering_id,
+                preset_id=t.preset_id,
+                cpu_millicores=t.cpu_millicores,
+                memory_mib=t.memory_mib,
+                shm_mib=t.shm_mib,
+                env=dict(t.env),
+                description=t.description,
+                created_by=t.created_by,
+                created_at=t.created_at,
+                mounts=[
+                    {"volume_id": str(m.volume_id), "mount_path": m.mount_path, "mode": m.mode.value} for m in t.mounts
+                ],
+            )
+        )
+        await self.s.flush()
+
+    async def get(self, template_id: UUID) -> Template | None:
+        r = await self.s.get(TemplateRow, template_id)
+        return _template(r) if r else None
+
+    async def delete(self, template_id: UUID) -> None:
+        await self.s.execute(delete(TemplateRow).where(TemplateRow.id == template_id))
+
+    async def name_taken(self, group_id: UUID, name: str) -> bool:
+        q = select(TemplateRow.id).where(TemplateRow.group_id == group_id, func.lower(TemplateRow.name) == name.lower())
+        return (await self.s.scalar(q.limit(1))) is not None
+
+    async def of_groups(self, group_ids: frozenset[UUID] | None, offset: int, limit: int) -> tuple[list[Template], int]:
+        q = select(TemplateRow)
+        if group_ids is not None:
+            q = q.where(TemplateRow.group_id.in_(group_ids))
+        total = await self.s.scalar(select(func.count()).select_from(q.subquery())) or 0
+        rows = await self.s.scalars(q.order_by(TemplateRow.name).offset(offset).limit(limit))
+        return [_template(r) for r in rows], total
+
+
+class SqlNotificationRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.s = session
+
+    async def add(self, n: Notification) -> None:
+        self.s.add(
+            NotificationRow(
+                id=n.id,
+                user_id=n.user_id,
+                kind=n.kind,
+                message=n.message,
+                session_id=n.session_id,
+                created_at=n.created_at,
+            )
+        )
+        await self.s.flush()
+
+    async def of_user(
+        self, user_id: UUID, offset: int, limit: int, unread_only: bool = False
+    ) -> tuple[list[Notification], int]:
+        q = select(NotificationRow).where(NotificationRow.user_id == user_id)
+        if unread_only:
+            q = q.where(NotificationRow.read_at.is_(None))
+        total = await self.s.scalar(select(func.count()).select_from(q.subquery())) or 0
+        rows = await self.s.scalars(q.order_by(NotificationRow.created_at.desc()).offset(offset).limit(limit))
+        return [
+            Notification(r.id, r.user_id, r.kind, r.message, r.created_at, r.session_id, r.read_at) for r in rows
+        ], total
+
+    async def mark_read(self, user_id: UUID, ids: Sequence[UUID], at: datetime) -> int:
+        result = await self.s.execute(
+            update(NotificationRow)
+            .where(
+                NotificationRow.user_id == user_id, NotificationRow.id.in_(list(ids)), NotificationRow.read_at.is_(None)
+            )
+            .values(read_at=at)
+        )
+        return int(getattr(result, "rowcount", 0) or 0)

@@ -1,0 +1,97 @@
+"""What runs beside the API in a serving process: the cluster adapters (the simulated cluster
+in the embedded default, with its inventory registered in the database) and the usage
+sampler feeding the UsageStore and live subscriptions."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+
+from domain.inventory.ports import StatusReport
+from domain.sessions import services as sessions
+from infra.bootstrap import Container
+
+log = logging.getLogger(__name__)
+
+
+def usage_topic(session_id: object) -> str:
+    return f"usage:{session_id}"
+
+
+@dataclass
+class Runtime:
+    container: Container
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+
+    async def aclose(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for port in self.container.clusters.all():
+            close = getattr(port, "close", None)
+            if close is not None:
+                await close()
+
+
+async def start_runtime(container: Container) -> Runtime:
+    runtime = Runtime(container)
+    if container.settings.use_simulated_cluster:
+        await start_simulated_cluster(container, runtime)
+    return runtime
+
+
+async def start_simulated_cluster(container: Container, runtime: Runtime) -> None:
+    from infra.cluster.simulated import SimulatedCluster
+
+    async def on_status(report: StatusReport) -> None:
+        try:
+            await sessions.handle_status_report(container.sessions, cluster.cluster_id, report)
+        except Exception:
+            log.exception("status report for %s failed", report.session_id)
+
+    settings = container.settings
+    kwargs = {"start_delay": settings.simulated_start_delay, "base_url": settings.own_origin() + "/s"}
+    if settings.cluster_inventory:
+        cluster = SimulatedCluster.from_yaml(settings.cluster_inventory, on_status, **kwargs)
+    else:
+        cluster = SimulatedCluster.demo(on_status, **kwargs)
+    await register_cluster_inventory(container, cluster, kind="simulated")
+    container.clusters.add(cluster, cpu_default=True)
+    runtime.tasks.append(asyncio.create_task(_sample_usage(container, cluster)))
+
+
+async def register_cluster_inventory(container: Container, cluster: object, *, kind: str) -> None:
+    """Write a cluster's reported inventory to the database and admit what now fits."""
+    inventory = await cluster.read_inventory()  # type: ignore[attr-defined]
+    async with container.uow() as uow:
+        for c in inventory.clusters:
+            await uow.capacity.put_cluster(c, kind)
+        for c in inventory.clusters:
+            await uow.capacity.replace_nodes(c.id, inventory.nodes_of(c.id))
+        uow.publish_after_commit(sessions.CAPACITY_TOPIC, {"reason": "inventory"})
+        await uow.commit()
+    await sessions.drain_queue(container.sessions)
+
+
+async def _sample_usage(container: Container, cluster: object) -> None:
+    stream = cluster.usage_stream(1.0)  # type: ignore[attr-defined]
+    async for samples in stream:
+        for sample in samples:
+            try:
+                await container.usage.append(sample)
+                await container.events.publish(
+                    usage_topic(sample.session_id),
+                    {
+                        "at": sample.at.isoformat(),
+                        "cpu": sample.cpu_millicores,
+                        "memory": sample.memory_mib,
+                        "gpu": sample.gpu_util_percent,
+                        "gpuMemory": sample.gpu_memory_mib,
+                    },
+                )
+            except Exception:
+                log.exception("usage sample for %s not stored", sample.session_id)

@@ -1,0 +1,88 @@
+"""UsageStore adapters: the last five minutes of per-second samples per session, in-process
+(embedded) or in Redis lists (several API processes), plus fan-out of new samples."""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from datetime import datetime
+from uuid import UUID
+
+from domain.inventory.ports import UsageSample
+
+WINDOW_SECONDS = 300
+
+
+def _encode(s: UsageSample) -> str:
+    return json.dumps(
+        {
+            "s": str(s.session_id),
+            "t": s.at.isoformat(),
+            "c": s.cpu_millicores,
+            "m": s.memory_mib,
+            "g": s.gpu_util_percent,
+            "gm": s.gpu_memory_mib,
+        }
+    )
+
+
+def _decode(raw: str | bytes) -> UsageSample:
+    d = json.loads(raw)
+    return UsageSample(
+        UUID(d["s"]), datetime.fromisoformat(d["t"]), int(d["c"]), int(d["m"]), float(d["g"]), int(d["gm"])
+    )
+
+
+class InProcessUsageStore:
+    def __init__(self, window: int = WINDOW_SECONDS) -> None:
+        self.window = window
+        self._buffers: dict[UUID, deque[UsageSample]] = {}
+
+    async def append(self, sample: UsageSample) -> None:
+        buf = self._buffers.setdefault(sample.session_id, deque(maxlen=self.window))
+        buf.append(sample)
+
+    async def recent(self, session_id: UUID, seconds: int = WINDOW_SECONDS) -> list[UsageSample]:
+        buf = self._buffers.get(session_id)
+        if not buf:
+            return []
+        newest = buf[-1].at
+        return [s for s in buf if (newest - s.at).total_seconds() < seconds]
+
+    async def forget(self, session_id: UUID) -> None:
+        self._buffers.pop(session_id, None)
+
+
+class RedisUsageStore:
+    """One capped list per session (`LPUSH` + `LTRIM`), expiring when samples stop."""
+
+    def __init__(self, url: str, window: int = WINDOW_SECONDS) -> None:
+        import redis.asyncio as aioredis
+
+        self._redis = aioredis.Redis.from_url(url)
+        self.window = window
+
+    def _key(self, session_id: UUID) -> str:
+        return f"gshare:usage:{session_id}"
+
+    async def append(self, sample: UsageSample) -> None:
+        key = self._key(sample.session_id)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.lpush(key, _encode(sample))
+            pipe.ltrim(key, 0, self.window - 1)
+            pipe.expire(key, self.window * 2)
+            await pipe.execute()
+
+    async def recent(self, session_id: UUID, seconds: int = WINDOW_SECONDS) -> list[UsageSample]:
+        raw = await self._redis.lrange(self._key(session_id), 0, self.window - 1)
+        samples = [_decode(r) for r in reversed(raw)]
+        if not samples:
+            return []
+        newest = samples[-1].at
+        return [s for s in samples if (newest - s.at).total_seconds() < seconds]
+
+    async def forget(self, session_id: UUID) -> None:
+        await self._redis.delete(self._key(session_id))
+
+    async def close(self) -> None:
+        await self._redis.aclose()
