@@ -3,8 +3,9 @@
 Why a claim row in PostgreSQL rather than a Redis lock or a scheduler library:
 - PostgreSQL already holds all state, is required in both modes, and `INSERT … ON CONFLICT DO
   NOTHING` on the primary key (job, period_start) is an exact "first one wins" with no lease
-  to expire, no clock skew between processes to reason about (every process derives the same
-  period boundaries) and no extra moving part. A Redis `SET NX PX` lease would lose its claim
+  to expire and no extra moving part. Every process derives the same period boundaries from
+  the epoch, so clock skew between processes only moves *when* a period is claimed (by the
+  fastest clock), never how many times. A Redis `SET NX PX` lease would lose its claim
   with a non-persistent Redis restart and would need its own expiry tuning.
 - The same row is the run record the operations view reads (attempts, start, finish, error),
   so "was this period done?" and "show me the last run" are one fact, not two.

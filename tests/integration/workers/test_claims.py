@@ -81,22 +81,6 @@ async def test_a_refused_enqueue_keeps_the_claim_and_the_sweep_sends_only_the_ne
     assert {r.period: r.outcome for r in await runs.runs("sweep.job")}[p2] is RunOutcome.COALESCED
 
 
-async def test_begin_and_finish_make_each_period_succeed_once(engine: AsyncEngine) -> None:
-    runs = SqlJobRuns(engine)
-    period = EVERY.period_at(T0)
-    assert await runs.begin("rec.job", period, T0) == 1  # a message whose claim never committed
-    await runs.finish("rec.job", period, T0 + timedelta(seconds=1), RunOutcome.FAILED, error="boom")
-    assert await runs.begin("rec.job", period, T0 + timedelta(seconds=2)) == 2  # the retry
-    await runs.finish("rec.job", period, T0 + timedelta(seconds=3), RunOutcome.SUCCEEDED, summary="ok")
-    assert await runs.begin("rec.job", period, T0 + timedelta(seconds=4)) is None  # redelivery
-    [run] = await runs.runs("rec.job")
-    assert (run.outcome, run.attempts, run.summary, run.error) == (RunOutcome.SUCCEEDED, 2, "ok", None)
-    assert run.duration == timedelta(seconds=1)
-    assert (await runs.latest(["rec.job"]))["rec.job"] == run
-    assert (await runs.last_successes(["rec.job"]))["rec.job"] == run
-    assert (await runs.last_claimed(["rec.job", "none"])) == {"rec.job": period.start}
-
-
 async def test_the_job_lease_admits_one_execution_at_a_time(engine: AsyncEngine, module_database_url: str) -> None:
     other = make_engine(module_database_url, pool_size=2)  # another process, as far as PostgreSQL knows
     try:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
-from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -22,6 +20,7 @@ from domain.operations.model import (
 )
 from domain.operations.services import JobBusy, job_statuses, run_period
 from domain.tenancy.model import Actor
+from infra.periodic.memory import InMemoryJobRuns
 
 T0 = datetime(2026, 3, 31, 23, 59, 30, tzinfo=UTC)
 MINUTE = JobDefinition("test.minutely", Every(60))
@@ -104,69 +103,8 @@ def test_run_duration() -> None:
     assert RunOutcome.SUCCEEDED in TERMINAL and RunOutcome.FAILED not in TERMINAL
 
 
-class FakeRuns:
-    """In-memory JobRuns with the adapter's semantics."""
-
-    def __init__(self) -> None:
-        self.rows: dict[tuple[str, datetime], JobRun] = {}
-        self.busy: set[str] = set()
-
-    async def begin(self, job: str, period: Period, now: datetime) -> int | None:
-        row = self.rows.get((job, period.start)) or JobRun(job, period, RunOutcome.PENDING, now)
-        if row.outcome in TERMINAL:
-            return None
-        attempts = row.attempts + 1
-        self.rows[(job, period.start)] = JobRun(
-            job, period, RunOutcome.RUNNING, row.claimed_at, row.enqueued_at, now, None, attempts
-        )
-        return attempts
-
-    async def finish(
-        self,
-        job: str,
-        period: Period,
-        now: datetime,
-        outcome: RunOutcome,
-        *,
-        error: str | None = None,
-        summary: str | None = None,
-    ) -> None:
-        r = self.rows[(job, period.start)]
-        self.rows[(job, period.start)] = JobRun(
-            job, period, outcome, r.claimed_at, r.enqueued_at, r.started_at, now, r.attempts, error, summary
-        )
-
-    @asynccontextmanager
-    async def exclusive(self, job: str) -> AsyncIterator[bool]:
-        if job in self.busy:
-            yield False
-            return
-        self.busy.add(job)
-        try:
-            yield True
-        finally:
-            self.busy.discard(job)
-
-    async def last_claimed(self, jobs: Sequence[str]) -> Mapping[str, datetime]:
-        return {j: max(s for (k, s) in self.rows if k == j) for j in jobs if any(k == j for k, _ in self.rows)}
-
-    async def latest(self, jobs: Sequence[str]) -> Mapping[str, JobRun]:
-        out: dict[str, JobRun] = {}
-        for (j, _), r in sorted(self.rows.items(), key=lambda kv: kv[0][1]):
-            if j in jobs and r.started_at is not None:
-                out[j] = r
-        return out
-
-    async def last_successes(self, jobs: Sequence[str]) -> Mapping[str, JobRun]:
-        out: dict[str, JobRun] = {}
-        for (j, _), r in sorted(self.rows.items(), key=lambda kv: kv[0][1]):
-            if j in jobs and r.outcome is RunOutcome.SUCCEEDED:
-                out[j] = r
-        return out
-
-
 async def test_a_period_runs_once_even_when_delivered_twice() -> None:
-    runs, clock, calls = FakeRuns(), FrozenClock(T0), []
+    runs, clock, calls = InMemoryJobRuns(), FrozenClock(T0), []
     period = Every(60).period_at(T0)
 
     async def work() -> str:
@@ -181,7 +119,7 @@ async def test_a_period_runs_once_even_when_delivered_twice() -> None:
 
 
 async def test_a_failed_attempt_is_recorded_and_the_retry_runs() -> None:
-    runs, clock = FakeRuns(), FrozenClock(T0)
+    runs, clock = InMemoryJobRuns(), FrozenClock(T0)
     period = Every(60).period_at(T0)
 
     async def boom() -> str:
@@ -202,7 +140,7 @@ async def test_a_failed_attempt_is_recorded_and_the_retry_runs() -> None:
 
 
 async def test_a_job_running_elsewhere_is_busy() -> None:
-    runs, clock = FakeRuns(), FrozenClock(T0)
+    runs, clock = InMemoryJobRuns(), FrozenClock(T0)
     runs.busy.add(MINUTE.name)
 
     async def work() -> str:
@@ -215,7 +153,7 @@ async def test_a_job_running_elsewhere_is_busy() -> None:
 async def test_statuses_are_for_super_admins_only() -> None:
     import uuid
 
-    runs, clock = FakeRuns(), FrozenClock(T0)
+    runs, clock = InMemoryJobRuns(), FrozenClock(T0)
     member = Actor(user_id=uuid.uuid4(), username="m")
     with pytest.raises(DomainError) as info:
         await job_statuses(member, runs, clock, [MINUTE])
