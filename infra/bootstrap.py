@@ -13,9 +13,9 @@ from domain.common.clock import Clock, IdGenerator, SystemClock, UuidGenerator
 from domain.ports import EventBus
 from domain.sessions.ports import UsageStore
 from domain.sessions.services import SessionServices
+from domain.tenancy.auth import PasswordHasher, SecretGenerator
 from infra.cluster.registry import ClusterAdapters
 from infra.credits.wiring import CreditsAdapters, sql_adapters
-from domain.tenancy.auth import PasswordHasher, SecretGenerator
 from infra.db.base import make_engine, make_sessionmaker
 from infra.db.uow import SqlUnitOfWorkFactory
 from infra.events import InProcessEventBus, RedisEventBus
