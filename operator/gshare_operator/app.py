@@ -40,6 +40,7 @@ class Operator:
             ),
             callbacks,
             pod_grace_seconds=settings.pod_grace_seconds,
+            node_lost_after=settings.node_lost_after,
         )
         self.controller = Controller(
             api_client,

@@ -57,6 +57,8 @@ class Controller:
         self._idle = asyncio.Event()
         self._idle.set()
         self.reconciles = 0
+        self._node_ready: dict[str, str] = {}
+        self._node_changes: asyncio.Queue[str] = asyncio.Queue()
 
     # --- queue ----------------------------------------------------------------------------
 
@@ -167,6 +169,36 @@ class Controller:
         if owner:
             self.enqueue(owner)
 
+    def _on_node(self, obj: dict[str, Any]) -> None:
+        """A node's readiness changed: its sessions must be looked at (node lost or back)."""
+        name = (obj.get("metadata") or {}).get("name")
+        if not isinstance(name, str):
+            return
+        conditions = (obj.get("status") or {}).get("conditions") or []
+        ready = next((c.get("status") for c in conditions if c.get("type") == "Ready"), "Unknown")
+        previous = self._node_ready.get(name)
+        self._node_ready[name] = ready
+        if ready == previous or (previous is None and ready == "True"):
+            return
+        self._node_changes.put_nowait(name)
+
+    async def _node_sessions(self) -> None:
+        while True:
+            node = await self._node_changes.get()
+            try:
+                pods = await self._core.list_namespaced_pod(
+                    self.namespace,
+                    label_selector=f"{LABEL_MANAGED_BY}={MANAGED_BY}",
+                    field_selector=f"spec.nodeName={node}",
+                )
+            except (ApiException, OSError, TimeoutError) as exc:
+                log.warning("listing pods on node %s failed: %r", node, exc)
+                continue
+            for pod in pods.items:
+                session = (pod.metadata.labels or {}).get(LABEL_SESSION)
+                if session:
+                    self.enqueue(session)
+
     async def _resync_loop(self) -> None:
         while True:
             await asyncio.sleep(self._resync)
@@ -224,6 +256,8 @@ class Controller:
                 label_selector=selector,
                 allow_watch_bookmarks=True,
             ),
+            self._watch("nodes", self._core.list_node, self._on_node, allow_watch_bookmarks=True),
+            self._node_sessions(),
             self._resync_loop(),
             *(self._worker() for _ in range(self._workers)),
         ]

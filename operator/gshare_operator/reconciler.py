@@ -15,6 +15,7 @@ session changes.
 from __future__ import annotations
 
 import base64
+import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -82,6 +83,7 @@ class SessionReconciler:
         callbacks: CallbackClient | None = None,
         *,
         pod_grace_seconds: int = 10,
+        node_lost_after: float = 60.0,
         finalizer_report_timeout: float = 600.0,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
@@ -93,6 +95,7 @@ class SessionReconciler:
         self.namespace = settings.namespace
         self.callbacks = callbacks
         self._grace = pod_grace_seconds
+        self._node_lost_after = node_lost_after
         self._finalizer_report_timeout = finalizer_report_timeout
         self._clock = clock
 
@@ -150,9 +153,38 @@ class SessionReconciler:
             delete=lambda: self.networking.delete_namespaced_ingress(name, self.namespace),
         )
         pod, requeue = await self._ensure_pod(cr, pod_manifest)
-        status = self._status(cr, pod, urls)
+        node_lost = False
+        if pod is not None and not pod.metadata.deletion_timestamp:
+            health, recheck = await self._node_health(pod)
+            node_lost = health == "lost"
+            if recheck is not None:
+                requeue = recheck if requeue is None else min(requeue, recheck)
+        status = self._status(cr, pod, urls, node_lost=node_lost)
         await self._publish(cr, status)
         return ReconcileResult(requeue_after=requeue)
+
+    async def _node_health(self, pod: Any) -> tuple[str, float | None]:
+        """ "ok", "suspect" (not Ready for less than `node_lost_after`; recheck after the rest)
+        or "lost" (gone, or not Ready for longer): a lost node's sessions are reported Failed."""
+        node_name = pod.spec.node_name if pod.spec else None
+        if not node_name:
+            return "ok", None
+        try:
+            node = await self.core.read_node(node_name)
+        except ApiException as exc:
+            if exc.status == 404:
+                return "lost", None
+            raise _api_failure(exc, f"reading node {node_name}") from exc
+        ready = next((c for c in (node.status.conditions or []) if c.type == "Ready"), None) if node.status else None
+        if ready is not None and ready.status == "True":
+            return "ok", None
+        since = ready.last_transition_time if ready is not None else None
+        if not isinstance(since, datetime):
+            return "lost", None
+        age = (self._clock() - since).total_seconds()
+        if age >= self._node_lost_after:
+            return "lost", None
+        return "suspect", max(0.1, self._node_lost_after - age)
 
     async def _add_finalizer(self, cr: JSON) -> JSON:
         finalizers = list(cr["metadata"].get("finalizers") or [])
@@ -313,7 +345,7 @@ class SessionReconciler:
 
     # --- status ---------------------------------------------------------------------------
 
-    def _status(self, cr: JSON, pod: Any | None, urls: list[JSON]) -> JSON:
+    def _status(self, cr: JSON, pod: Any | None, urls: list[JSON], *, node_lost: bool = False) -> JSON:
         spec = cr["spec"]
         placement_node = ((spec.get("gpu") or {}).get("placement") or {}).get("node")
         previous = cr.get("status") or {}
@@ -339,6 +371,9 @@ class SessionReconciler:
             ready = "Ready" in conditions and conditions["Ready"].status == "True"
             if pod.metadata.deletion_timestamp:
                 phase, reason, message = "Terminating", "PodTerminating", "the pod is stopping"
+            elif node_lost:
+                phase, reason = "Failed", "NodeLost"
+                message = f"node {pod.spec.node_name} is gone or has not been ready for {self._node_lost_after:.0f}s"
             elif pod_status.phase == "Running" and ready:
                 phase, reason, message = "Running", "PodReady", ""
             elif pod_status.phase == "Running":
@@ -509,6 +544,11 @@ class SessionReconciler:
                 continue
             remaining += 1
             if obj.metadata.deletion_timestamp:
+                if what == "pod" and (await self._node_health(obj))[0] == "lost":
+                    # A dead kubelet never confirms the deletion: force it, as the node
+                    # lifecycle controller would, so the session's cleanup is not stuck.
+                    with contextlib.suppress(ApiException):
+                        await self.core.delete_namespaced_pod(name, self.namespace, grace_period_seconds=0)
                 continue
             try:
                 await delete(obj)

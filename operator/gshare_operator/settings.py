@@ -33,6 +33,7 @@ class OperatorSettings:
     resync: float = 300.0
     workers: int = 4
     pod_grace_seconds: int = 10
+    node_lost_after: float = 60.0
     log_level: str = "INFO"
 
 
@@ -52,6 +53,7 @@ ENV = {
     "node_selector": "GSHARE_INVENTORY_NODE_SELECTOR",
     "resync": "GSHARE_OPERATOR_RESYNC",
     "workers": "GSHARE_OPERATOR_WORKERS",
+    "node_lost_after": "GSHARE_NODE_LOST_AFTER",
     "log_level": "GSHARE_LOG_LEVEL",
 }
 
@@ -78,6 +80,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--node-selector", help="label selector of nodes in the inventory")
     p.add_argument("--resync", type=float)
     p.add_argument("--workers", type=int)
+    p.add_argument("--node-lost-after", type=float, help="seconds a node may be NotReady before its sessions fail")
     p.add_argument("--log-level")
     return p
 
@@ -92,7 +95,7 @@ def load_settings(argv: Sequence[str] | None = None, environ: Mapping[str, str] 
             value = env[name]
         if value is not None:
             values[field] = value
-    for numeric in ("inventory_interval", "resync"):
+    for numeric in ("inventory_interval", "resync", "node_lost_after"):
         if numeric in values:
             values[numeric] = float(str(values[numeric]))
     if "workers" in values:

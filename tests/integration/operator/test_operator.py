@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -459,3 +460,27 @@ async def test_a_changed_spec_replaces_the_pod(
     assert cr["status"]["observedGeneration"] == 2
     assert cluster.get("secrets", "s-change-access", NS)["data"]["token"] == token  # credentials are stable
     assert receiver.phases("s-change")[-1] == "Running"
+
+
+async def test_sessions_on_a_lost_node_are_reported_failed(
+    cluster: KubeApiServer,
+    kube_client: client.ApiClient,
+    operators: OperatorFactory,
+    kubelet: Kubelet,
+    receiver: Receiver,
+) -> None:
+    await operators.start(node_lost_after=0.5)
+    await apply_session(kube_client, session("s-node", GPU_REQUESTS["timeslice"]))
+    await eventually(lambda: "Running" in receiver.phases("s-node"))
+    core = client.CoreV1Api(kube_client)
+
+    def ready(value: str) -> dict[str, Any]:
+        now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return {"status": {"conditions": [{"type": "Ready", "status": value, "lastTransitionTime": now}]}}
+
+    await core.patch_node_status("ts-1", ready("Unknown"))  # the kubelet stopped posting status
+    await eventually(lambda: receiver.phases("s-node")[-1] == "Failed", within=5)
+    assert receiver.session_reports("s-node")[-1]["reason"] == "NodeLost"
+
+    await core.patch_node_status("ts-1", ready("True"))  # back before the control plane acted
+    await eventually(lambda: receiver.phases("s-node")[-1] == "Running", within=5)
