@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gshare_operator.constants import (
+    ANNOTATION_GENERATION,
     ANNOTATION_SPEC_HASH,
     API_VERSION,
     KIND,
@@ -321,7 +322,7 @@ def desired_pod(cr: JSON, settings: ChildSettings) -> JSON:
     if gpu.node_selector:
         pod_spec["nodeSelector"] = dict(gpu.node_selector)
         pod_spec["tolerations"] = list(gpu.tolerations)
-    return _with_hash(
+    pod = _with_hash(
         {
             "apiVersion": "v1",
             "kind": "Pod",
@@ -335,3 +336,5 @@ def desired_pod(cr: JSON, settings: ChildSettings) -> JSON:
             "spec": pod_spec,
         }
     )
+    pod["metadata"]["annotations"][ANNOTATION_GENERATION] = str(cr["metadata"].get("generation", 1))
+    return pod

@@ -15,6 +15,8 @@ LABEL_MANAGED_BY = "app.kubernetes.io/managed-by"
 MANAGED_BY = "gshare-operator"
 LABEL_COMPONENT = "app.kubernetes.io/component"
 ANNOTATION_SPEC_HASH = "gshare.io/spec-hash"
+# The session generation a pod was built for (not part of the hash).
+ANNOTATION_GENERATION = "gshare.io/generation"
 
 HOSTNAME_LABEL = "kubernetes.io/hostname"
 SHARING_MODE_LABEL = "gshare.io/sharing-mode"

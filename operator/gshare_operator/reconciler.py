@@ -28,6 +28,7 @@ from kubernetes_asyncio.client.exceptions import ApiException
 from gshare_operator import children
 from gshare_operator.callbacks import CallbackClient, CallbackRefused, CallbackUnavailable
 from gshare_operator.constants import (
+    ANNOTATION_GENERATION,
     ANNOTATION_SPEC_HASH,
     FINALIZER,
     GROUP,
@@ -96,6 +97,7 @@ class SessionReconciler:
         self.callbacks = callbacks
         self._grace = pod_grace_seconds
         self._node_lost_after = node_lost_after
+        self._unready_since: dict[str, datetime] = {}
         self._finalizer_report_timeout = finalizer_report_timeout
         self._clock = clock
 
@@ -177,10 +179,14 @@ class SessionReconciler:
             raise _api_failure(exc, f"reading node {node_name}") from exc
         ready = next((c for c in (node.status.conditions or []) if c.type == "Ready"), None) if node.status else None
         if ready is not None and ready.status == "True":
+            self._unready_since.pop(node_name, None)
             return "ok", None
         since = ready.last_transition_time if ready is not None else None
         if not isinstance(since, datetime):
-            return "lost", None
+            # No transition time to age: count from when this operator first saw it unready.
+            since = self._unready_since.setdefault(node_name, self._clock())
+        elif since.tzinfo is None:
+            since = since.replace(tzinfo=UTC)
         age = (self._clock() - since).total_seconds()
         if age >= self._node_lost_after:
             return "lost", None
@@ -316,13 +322,21 @@ class SessionReconciler:
         self._owned(cr, pod, "pod")
         if pod.metadata.deletion_timestamp:
             return pod, 1.0
-        current = (pod.metadata.annotations or {}).get(ANNOTATION_SPEC_HASH)
-        if current != desired["metadata"]["annotations"][ANNOTATION_SPEC_HASH]:
-            # A pod's spec is immutable: replace it. The next pass creates the new one.
-            log.info("session %s changed; replacing its pod", name)
-            await self._delete_pod(pod)
-            return None, 0.5
-        return pod, None
+        annotations = pod.metadata.annotations or {}
+        if annotations.get(ANNOTATION_SPEC_HASH) == desired["metadata"]["annotations"][ANNOTATION_SPEC_HASH]:
+            return pod, None
+        try:
+            built_for = int(annotations.get(ANNOTATION_GENERATION, "0"))
+        except ValueError:
+            built_for = 0
+        if built_for >= int(cr["metadata"].get("generation", 1)):
+            # Same session, different rendering (a newer operator): never restart a running
+            # session for that; the new rendering applies to the next pod.
+            return pod, None
+        # The session changed and a pod's spec is immutable: replace it (next pass creates it).
+        log.info("session %s changed; replacing its pod", name)
+        await self._delete_pod(pod)
+        return None, 0.5
 
     def _pod_lost(self, cr: JSON) -> bool:
         """A pod that ran and vanished is not recreated here: the control plane re-places it."""

@@ -484,3 +484,29 @@ async def test_sessions_on_a_lost_node_are_reported_failed(
 
     await core.patch_node_status("ts-1", ready("True"))  # back before the control plane acted
     await eventually(lambda: receiver.phases("s-node")[-1] == "Running", within=5)
+
+
+async def test_a_new_operator_rendering_does_not_restart_running_sessions(
+    cluster: KubeApiServer,
+    kube_client: client.ApiClient,
+    operators: OperatorFactory,
+    kubelet: Kubelet,
+    receiver: Receiver,
+) -> None:
+    first = await operators.start("op-old")
+    await apply_session(kube_client, session("s-upgrade", GPU_REQUESTS["mig"]))
+    await eventually(lambda: "Running" in receiver.phases("s-upgrade"))
+    await first.controller.wait_idle()
+    await operators.stop(first)
+    # As if the pod had been built by an older operator that rendered pods differently.
+    await client.CoreV1Api(kube_client).patch_namespaced_pod(
+        "s-upgrade", NS, {"metadata": {"annotations": {"gshare.io/spec-hash": "0123456789abcdef"}}}
+    )
+    uid = cluster.get("pods", "s-upgrade", NS)["metadata"]["uid"]
+    reports = len(receiver.session_reports("s-upgrade"))
+
+    second = await operators.start("op-new")
+    await eventually(lambda: second.controller.reconciles >= 1)
+    await second.controller.wait_idle()
+    assert cluster.get("pods", "s-upgrade", NS)["metadata"]["uid"] == uid
+    assert len(receiver.session_reports("s-upgrade")) == reports
