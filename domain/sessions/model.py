@@ -186,6 +186,7 @@ class Session:
     queued_at: datetime | None = None
     started_at: datetime | None = None
     approved_by: UUID | None = None
+    # the stored row's version when this value was read; `update` checks and increments it
     version: int = 0
 
     @property
@@ -202,7 +203,6 @@ class Session:
             "state": target,
             "updated_at": at,
             "state_reason": reason,
-            "version": self.version + 1,
         }
         if target == S.RUNNING:
             changes["running_since"] = at

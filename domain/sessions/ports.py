@@ -71,8 +71,9 @@ class SessionRepository(Protocol):
 
     async def get_many(self, ids: Sequence[UUID], *, for_update: bool = False) -> list[Session]: ...
 
-    async def update(self, session: Session) -> None:
-        """Optimistic: raises when the stored version is not `session.version - 1`."""
+    async def update(self, session: Session) -> Session:
+        """Optimistic: refuses when the stored version is no longer `session.version`;
+        returns the session with its new version."""
         ...
 
     async def search(self, flt: SessionFilter, offset: int, limit: int) -> tuple[list[Session], int]: ...

@@ -906,7 +906,7 @@ async def session_extend(svc: SessionServices, actor: Actor, session_id: UUID, e
                     f"sessions here may last at most {timedelta(seconds=max_seconds)} in all (until {limit.isoformat()})",
                     "expiry",
                 )
-        s = replace(s, expiry=expiry, expires_at=new_expiry, updated_at=now, version=s.version + 1)
+        s = replace(s, expiry=expiry, expires_at=new_expiry, updated_at=now)
         await uow.sessions.update(s)
         _publish_session(uow, s)
         await uow.commit()
@@ -1022,26 +1022,44 @@ async def settle(svc: SessionServices, session_id: UUID) -> None:
     hold = await svc.ledger.get_hold(s.hold_id)
     if hold is None:
         return
-    if delta > 0 or hold.amount_micro > 0:
+    if delta > 0:
         try:
             await credits.charge_hold(
                 svc.ledger,
                 svc.clock,
                 svc.ids,
                 hold_id=s.hold_id,
-                amount_micro=max(0, delta),
+                amount_micro=delta,
                 idempotency_key=f"session:{s.id}:charge:{s.hold_seq}:{seconds}",
                 settle=closing,
             )
         except DomainError as exc:
             if exc.code != CreditsErrorCode.HOLD_CLOSED:
                 raise
+            # the hold was closed already (a previous settlement): charge the wallet directly
+            await credits.charge_wallet(
+                svc.ledger,
+                svc.clock,
+                svc.ids,
+                wallet=hold.wallet,
+                chain=await _chain_of(svc, s),
+                amount_micro=delta,
+                idempotency_key=f"session:{s.id}:charge:{s.hold_seq}:{seconds}",
+            )
+    elif closing and hold.amount_micro > 0:
+        await credits.release_hold(svc.ledger, svc.clock, hold_id=s.hold_id)
     async with svc.uow() as uow:
         current = await uow.sessions.get(session_id, for_update=True)
         if current is not None and current.charged_micro < due:
-            await uow.sessions.update(replace(current, charged_micro=due, version=current.version + 1))
+            await uow.sessions.update(replace(current, charged_micro=due))
         uow.publish_after_commit(wallet_topic(s.owner_id), {"userId": str(s.owner_id)})
         await uow.commit()
+
+
+async def _chain_of(svc: SessionServices, s: Session) -> ScopeChain:
+    async with svc.uow() as uow:
+        user = await uow.tenancy.get_user(s.owner_id)
+        return await _chain_for(uow, s.owner_id, user.username if user else "", s.group_id, s.organization_id)
 
 
 # ======================================================================== status reports

@@ -127,3 +127,31 @@ async def build_world(c: Container) -> World:
         await tenancy.org_admin_set(uow, SYSTEM, w.users["foreign_admin"], b.id, True)
         await uow.commit()
     return w
+
+
+async def fund_user(c: Container, org: UUID, group: UUID, user: UUID, credits_: int) -> None:
+    """Move credits system → organisation → group → user as a super admin would."""
+    from domain.common.money import MICRO_PER_CREDIT
+    from domain.credits import services as credits
+    from domain.credits.model import AccountRef
+
+    amount = credits_ * MICRO_PER_CREDIT
+    key = uuid.uuid4().hex
+    for i, (src, dst) in enumerate(
+        [
+            (AccountRef.system(), AccountRef.organization(org)),
+            (AccountRef.organization(org), AccountRef.group(group)),
+            (AccountRef.group(group), AccountRef.user(user)),
+        ]
+    ):
+        await credits.allocate(
+            SYSTEM,
+            c.credits.ledger,
+            c.credits.directory,
+            c.clock,
+            c.ids,
+            source=src,
+            destination=dst,
+            amount_micro=amount,
+            idempotency_key=f"fund-{key}-{i}",
+        )

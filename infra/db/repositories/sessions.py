@@ -4,6 +4,7 @@ notifications, and the usage reader the policy checks count with."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -179,15 +180,17 @@ class SqlSessionRepository:
             q = q.with_for_update()
         return [_session(r) for r in await self.s.scalars(q.execution_options(populate_existing=True))]
 
-    async def update(self, session: Session) -> None:
+    async def update(self, session: Session) -> Session:
+        stored = replace(session, version=session.version + 1)
         result = await self.s.execute(
             update(SessionRow)
-            .where(SessionRow.id == session.id, SessionRow.version == session.version - 1)
-            .values(**_values(session))
+            .where(SessionRow.id == session.id, SessionRow.version == session.version)
+            .values(**_values(stored))
             .execution_options(synchronize_session=False)
         )
         if getattr(result, "rowcount", 1) != 1:
             raise StaleSessionError()
+        return stored
 
     async def search(self, flt: SessionFilter, offset: int, limit: int) -> tuple[list[Session], int]:
         q = select(SessionRow)

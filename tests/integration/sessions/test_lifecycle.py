@@ -1,0 +1,139 @@
+"""A GPU session through its whole life on the simulated cluster, via the use cases."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+from uuid import UUID
+
+from domain.catalog import services as catalog
+from domain.catalog.model import GpuTier, ImageScope
+from domain.sessions import services as sessions
+from domain.sessions.model import Expiry, SessionState
+from domain.tenancy.services import load_actor
+from tests.support.api import SYSTEM, World, fund_user, make_user, unique
+
+
+async def wait_state(container: Any, sid: UUID, *states: SessionState, timeout: float = 10) -> Any:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        async with container.uow() as uow:
+            s = await uow.sessions.get(sid)
+        if s is not None and s.state in states:
+            return s
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"session stayed {s.state if s else None}, wanted {states}")
+        await asyncio.sleep(0.05)
+
+
+async def catalog_for(c: Any) -> dict[str, Any]:
+    async with c.uow() as uow:
+        offerings, _ = await uow.catalog.list_offerings(0, 100)
+        off = next((o for o in offerings if o.name == "A100-80GB"), None)
+        if off is None:
+            off = await catalog.offering_create(
+                uow,
+                SYSTEM,
+                c.ids,
+                c.clock,
+                vendor="NVIDIA",
+                name="A100-80GB",
+                vram_mib=81920,
+                min_cuda="11.0",
+                hourly_rate_micro=3_600_000,
+            )
+        preset = await catalog.preset_create(
+            uow,
+            SYSTEM,
+            c.ids,
+            c.clock,
+            name=unique("L"),
+            cpu_millicores=2000,
+            memory_mib=4096,
+            disk_gib=10,
+            shm_mib=512,
+            tier=GpuTier.L,
+        )
+        cpu = await catalog.preset_create(
+            uow,
+            SYSTEM,
+            c.ids,
+            c.clock,
+            name=unique("cpu"),
+            cpu_millicores=1000,
+            memory_mib=1024,
+            disk_gib=10,
+            shm_mib=128,
+            tier=GpuTier.NONE,
+        )
+        image = await catalog.image_create(
+            uow,
+            SYSTEM,
+            c.ids,
+            c.clock,
+            name=unique("torch"),
+            reference="nvcr.io/nvidia/pytorch:24.05-py3",
+            cuda_version="12.4",
+            scope=ImageScope.GLOBAL,
+        )
+        await uow.commit()
+    return {"offering": off, "preset": preset, "cpu": cpu, "image": image}
+
+
+async def test_gpu_session_lifecycle_and_billing(container: Any, world: World, runtime: Any) -> None:
+    c = container
+    cat = await catalog_for(c)
+    uid, _ = await make_user(c, world.org_a, unique("life"), groups=[world.g1])
+    await fund_user(c, world.org_a, world.g1, uid, 100)
+    async with c.uow() as uow:
+        actor = await load_actor(uow, uid)
+    assert actor is not None
+    from dataclasses import replace
+
+    actor = replace(actor, active_group_id=world.g1)
+    req = sessions.SessionRequest(
+        name="train",
+        image_id=cat["image"].id,
+        preset_id=cat["preset"].id,
+        offering_id=cat["offering"].id,
+        expiry=Expiry.H4,
+    )
+    s = await sessions.session_create(c.sessions, actor, req)
+    assert s.state == SessionState.SCHEDULED and s.hold_id is not None
+    running = await wait_state(c, s.id, SessionState.RUNNING)
+    assert running.running_since is not None and running.endpoints.jupyterlab
+    await asyncio.sleep(1.2)
+    paused = await sessions.session_pause(c.sessions, actor, s.id)
+    assert paused.state in (SessionState.PAUSING, SessionState.PAUSED)
+    paused = await wait_state(c, s.id, SessionState.PAUSED)
+    assert paused.billed_seconds >= 1 and paused.placement is None
+    resumed = await sessions.session_resume(c.sessions, actor, s.id)
+    assert resumed.state == SessionState.SCHEDULED
+    await wait_state(c, s.id, SessionState.RUNNING)
+    stopped = await sessions.session_stop(c.sessions, actor, s.id)
+    final = await wait_state(c, s.id, SessionState.STOPPED)
+    # ratio 1/4 of 3.6 credits/hour = 250 micro-credits per second
+    assert final.charged_micro == final.billed_seconds * 250
+    assert stopped.state in (SessionState.STOPPING, SessionState.STOPPED)
+    from domain.credits.model import AccountRef
+
+    balances = await c.credits.ledger.balances([AccountRef.user(uid)])
+    b = balances[AccountRef.user(uid)]
+    assert b.held_micro == 0
+    assert b.balance_micro == 100_000_000 - final.charged_micro
+
+
+async def test_cpu_session_skips_hold_and_placement(container: Any, world: World, runtime: Any) -> None:
+    c = container
+    cat = await catalog_for(c)
+    uid, _ = await make_user(c, world.org_a, unique("cpu"), groups=[world.g1])
+    async with c.uow() as uow:
+        actor = await load_actor(uow, uid)
+    assert actor is not None
+    s = await sessions.session_create(
+        c.sessions, actor, sessions.SessionRequest(name="notebook", image_id=cat["image"].id, preset_id=cat["cpu"].id)
+    )
+    assert s.hold_id is None and s.gpu is None
+    await wait_state(c, s.id, SessionState.RUNNING)
+    await sessions.session_stop(c.sessions, actor, s.id)
+    await wait_state(c, s.id, SessionState.STOPPED)
