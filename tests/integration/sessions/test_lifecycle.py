@@ -14,8 +14,8 @@ from domain.tenancy.services import load_actor
 from tests.support.api import SYSTEM, World, fund_user, make_user, unique
 
 
-async def wait_state(container: Any, sid: UUID, *states: SessionState, timeout: float = 10) -> Any:
-    deadline = asyncio.get_running_loop().time() + timeout
+async def wait_state(container: Any, sid: UUID, *states: SessionState, within: float = 10) -> Any:
+    deadline = asyncio.get_running_loop().time() + within
     while True:
         async with container.uow() as uow:
             s = await uow.sessions.get(sid)
