@@ -8,8 +8,6 @@ import logging
 from domain.credits import services as credits
 from domain.operations import housekeeping
 from infra.bootstrap import Container
-from infra.credits.directory import SqlDirectory
-from infra.credits.sql import SqlLedger, SqlRefillSchedules
 
 log = logging.getLogger(__name__)
 
@@ -18,10 +16,8 @@ async def apply_refills(container: Container) -> str:
     """Refill schedules whose current period is not applied yet. Idempotent per schedule and
     period (the period mark and the transfers commit together; keys name schedule, period and
     target), so a redelivered message or a second run in the same period posts nothing."""
-    ledger = SqlLedger(container.engine)
-    outcomes = await credits.apply_due_refills(
-        ledger, SqlRefillSchedules(ledger), SqlDirectory(container.engine), container.ids, container.clock.now()
-    )
+    c = container.credits
+    outcomes = await credits.apply_due_refills(c.ledger, c.refills, c.directory, container.ids, container.clock.now())
     applied = [o for o in outcomes if o.applied]
     failed = [o for o in outcomes if o.error is not None]
     for o in failed:  # e.g. the source is short: reported, retried on the next period's run
