@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: serve test install install-dev check lint typecheck schema bench
+.PHONY: serve test install install-dev check lint typecheck schema bench web web-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,12 +15,30 @@ install: $(BIN)/python
 install-dev: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 
+## The web console (web/): `npm ci` when the lockfile changed (npm writes
+## node_modules/.package-lock.json), then `npm run build` (codegen, tsc, vite) when web/dist is
+## missing or older than any source, the lockfile or schema.graphql.
+WEB_SOURCES := $(shell find web/src web/public -type f -not -path 'web/src/gql/*' 2>/dev/null) \
+	web/index.html web/package.json web/vite.config.ts web/codegen.ts web/tsconfig.json schema.graphql
+
+web/node_modules/.package-lock.json: web/package-lock.json web/package.json
+	cd web && npm ci --no-audit --no-fund
+
+web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SOURCES)
+	cd web && npm run build
+
+web: web/dist/index.html
+
+## Console checks: lint, typed documents + tsc --noEmit, Vitest unit tests
+web-check: web/node_modules/.package-lock.json
+	cd web && npm run lint && npm run typecheck && npm test
+
 ## README command 1: install and serve on the embedded defaults (http://127.0.0.1:8000)
-serve: install
+serve: install web
 	$(BIN)/gshare serve
 
 ## README command 2: install and run every test
-test: install-dev
+test: install-dev web-check web
 	$(BIN)/pytest
 
 lint: install-dev

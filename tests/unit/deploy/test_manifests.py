@@ -272,12 +272,34 @@ def test_only_the_operator_may_create_session_pods() -> None:
     expression = policy["spec"]["validations"][0]["expression"]
     account = re.search(r"'(system:serviceaccount:[^']+)'", expression)
     assert account and account.group(1) == "system:serviceaccount:gshare-system:gshare-operator"
-    sa = by_kind("ServiceAccount")[0]["metadata"]
+    sa = next(a for a in by_kind("ServiceAccount") if a["metadata"]["name"] == "gshare-operator")["metadata"]
     assert f"system:serviceaccount:{sa['namespace']}:{sa['name']}" == account.group(1)
 
 
+def grants(rules: list[dict[str, Any]]) -> set[tuple[str, str, str]]:
+    return {
+        (group, resource, verb)
+        for rule in rules
+        for group in rule["apiGroups"]
+        for resource in rule["resources"]
+        for verb in rule["verbs"]
+    }
+
+
+def test_control_plane_cluster_access_covers_the_adapter() -> None:
+    role = next(r for r in by_kind("Role") if r["metadata"]["name"] == "gshare-control-plane")
+    granted = grants(role["rules"])
+    for verb in ("get", "create", "patch", "delete"):
+        assert ("gshare.io", "gsharesessions", verb) in granted
+    assert ("", "pods", "list") in granted
+    nodes = grants(
+        next(r for r in by_kind("ClusterRole") if r["metadata"]["name"] == "gshare-control-plane-nodes")["rules"]
+    )
+    assert {("", "nodes", "list"), ("", "nodes", "patch"), ("", "nodes/status", "patch")} <= nodes
+
+
 def test_operator_rbac_covers_what_it_does() -> None:
-    role = next(r for r in by_kind("Role") if r["metadata"]["namespace"] == "gshare-sessions")
+    role = next(r for r in by_kind("Role") if r["metadata"]["name"] == "gshare-operator")
     granted = {
         (group, resource, verb)
         for rule in role["rules"]
@@ -291,9 +313,9 @@ def test_operator_rbac_covers_what_it_does() -> None:
     for verb in ("get", "list", "watch", "patch"):
         assert ("gshare.io", "gsharesessions", verb) in granted
     assert ("gshare.io", "gsharesessions/status", "patch") in granted
-    lease_role = next(r for r in by_kind("Role") if r["metadata"]["namespace"] == "gshare-system")
+    lease_role = next(r for r in by_kind("Role") if r["metadata"]["name"] == "gshare-operator-leader-election")
     assert set(lease_role["rules"][0]["verbs"]) >= {"get", "create", "update"}
-    node_rules = by_kind("ClusterRole")[0]["rules"]
+    node_rules = next(r for r in by_kind("ClusterRole") if r["metadata"]["name"] == "gshare-operator-nodes")["rules"]
     assert node_rules == [{"apiGroups": [""], "resources": ["nodes"], "verbs": ["get", "list", "watch"]}]
 
 

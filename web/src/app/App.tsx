@@ -1,0 +1,67 @@
+import { lazy, Suspense, useCallback, useMemo } from "react";
+import { Center, Loader } from "@mantine/core";
+import { useQuery } from "urql";
+import { Route, Router, Switch } from "wouter";
+import { useHashLocation } from "wouter/use-hash-location";
+import { MeDocument, ViewerContext, adminScope } from "./viewer";
+import { Shell } from "./Shell";
+import { SignIn } from "../auth/SignIn";
+import { QueryState } from "../common/ui";
+import { useT } from "../i18n";
+
+const Dashboard = lazy(() => import("../dashboard/DashboardPage"));
+const Tokens = lazy(() => import("../tokens/TokensPage"));
+const MyImages = lazy(() => import("../images/MyImagesPage"));
+const Organizations = lazy(() => import("../admin/organizations/OrganizationsPage"));
+const OrganizationDetail = lazy(() => import("../admin/organizations/OrganizationDetailPage"));
+const Users = lazy(() => import("../admin/users/UsersPage"));
+const UserDetail = lazy(() => import("../admin/users/UserDetailPage"));
+const Catalog = lazy(() => import("../admin/catalog/CatalogPage"));
+const Audit = lazy(() => import("../admin/audit/AuditPage"));
+
+function Spinner() {
+  const t = useT();
+  return (
+    <Center p="xl">
+      <Loader aria-label={t("common.loading")} />
+    </Center>
+  );
+}
+
+export function App() {
+  const [result, reexecute] = useQuery({ query: MeDocument });
+  const refresh = useCallback(() => reexecute({ requestPolicy: "network-only" }), [reexecute]);
+  const me = result.data?.me;
+  const value = useMemo(() => (me ? { me, admin: adminScope(me), refresh } : null), [me, refresh]);
+
+  if (!result.data && (result.fetching || !result.error)) return <Spinner />;
+  if (!me)
+    return (
+      <QueryState fetching={false} error={result.data ? undefined : result.error}>
+        <SignIn onSignedIn={refresh} />
+      </QueryState>
+    );
+
+  return (
+    <ViewerContext.Provider value={value}>
+      <Router hook={useHashLocation}>
+        <Shell>
+          <Suspense fallback={<Spinner />}>
+            <Switch>
+              <Route path="/" component={Dashboard} />
+              <Route path="/tokens" component={Tokens} />
+              <Route path="/images" component={MyImages} />
+              <Route path="/admin/organizations" component={Organizations} />
+              <Route path="/admin/organizations/:id" component={OrganizationDetail} />
+              <Route path="/admin/users" component={Users} />
+              <Route path="/admin/users/:id" component={UserDetail} />
+              <Route path="/admin/catalog/:tab?" component={Catalog} />
+              <Route path="/admin/audit" component={Audit} />
+              <Route component={Dashboard} />
+            </Switch>
+          </Suspense>
+        </Shell>
+      </Router>
+    </ViewerContext.Provider>
+  );
+}

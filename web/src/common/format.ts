@@ -1,0 +1,44 @@
+import type { Language } from "../i18n";
+
+const locale = (l: Language) => (l === "ko" ? "ko-KR" : "en-GB");
+
+export function formatDateTime(iso: string | null | undefined, language: Language): string {
+  if (!iso) return "—";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString(locale(language), { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** Decimal credit strings from the API are exact; keep them, only group the integer part. */
+export function formatCredits(credits: string | null | undefined, language: Language): string {
+  if (credits == null) return "—";
+  const [int, frac] = credits.split(".");
+  const neg = int.startsWith("-");
+  const digits = neg ? int.slice(1) : int;
+  const grouped = Number(digits).toLocaleString(locale(language));
+  const shown = frac ? `${grouped}.${frac.slice(0, 4).replace(/0+$/, "")}` : grouped;
+  return `${neg ? "-" : ""}${shown.replace(/\.$/, "")}`;
+}
+
+export const MICRO = 1_000_000n;
+
+/** "12.5" credits → 12500000 micro-credits, exactly (no float). Null when not a number. */
+export function creditsToMicro(text: string): bigint | null {
+  const s = text.trim();
+  if (!/^\d+(\.\d{1,6})?$/.test(s)) return null;
+  const [int, frac = ""] = s.split(".");
+  return BigInt(int) * MICRO + BigInt(frac.padEnd(6, "0"));
+}
+
+export function microToCredits(micro: bigint | string | number): string {
+  const m = BigInt(micro);
+  const neg = m < 0n;
+  const abs = neg ? -m : m;
+  const int = abs / MICRO;
+  const frac = (abs % MICRO).toString().padStart(6, "0").replace(/0+$/, "");
+  return `${neg ? "-" : ""}${int}${frac ? "." + frac : ""}`;
+}
+
+export function formatMib(mib: number): string {
+  return mib >= 1024 ? `${+(mib / 1024).toFixed(1)} GiB` : `${mib} MiB`;
+}

@@ -1,0 +1,91 @@
+import { Badge, Card, Group, Select, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { useMutation } from "urql";
+import { graphql } from "../gql";
+import { useT } from "../i18n";
+import { useFieldErrors } from "../common/errors";
+import { GeneralErrors, PageHeader } from "../common/ui";
+import { useViewer } from "../app/viewer";
+
+const ActiveGroupSetDocument = graphql(`
+  mutation ActiveGroupSet($input: ActiveGroupSetInput!) {
+    activeGroupSet(input: $input) {
+      user {
+        id
+        activeGroup {
+          id
+          name
+          organization {
+            id
+            name
+          }
+        }
+      }
+      errors {
+        code
+        field
+        message
+      }
+    }
+  }
+`);
+
+export default function DashboardPage() {
+  const t = useT();
+  const { me, refresh } = useViewer();
+  const [{ fetching }, setActive] = useMutation(ActiveGroupSetDocument);
+  const errors = useFieldErrors(["groupId"]);
+  return (
+    <Stack data-testid="dashboard">
+      <PageHeader title={t("dashboard.title")} description={t("dashboard.welcome", { name: me.displayName || me.username })} />
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Card withBorder>
+          <Title order={4} mb="sm">
+            {t("dashboard.activeGroup")}
+          </Title>
+          <Select
+            aria-label={t("dashboard.activeGroup")}
+            description={t("dashboard.activeGroupHint")}
+            data={me.memberships.map((m) => ({ value: m.group.id, label: `${m.group.organization.name} / ${m.group.name}` }))}
+            value={me.activeGroup?.id ?? null}
+            disabled={fetching}
+            allowDeselect={false}
+            error={errors.field("groupId")}
+            onChange={async (v) => {
+              if (v && errors.take(await setActive({ input: { groupId: v } }), (d) => d.activeGroupSet)) refresh();
+            }}
+            data-testid="active-group"
+          />
+          <GeneralErrors messages={errors.general} />
+        </Card>
+        <Card withBorder>
+          <Title order={4} mb="sm">
+            {t("dashboard.memberships")}
+          </Title>
+          <Stack gap={6}>
+            {me.memberships.length === 0 && <Text c="dimmed">{t("dashboard.noMemberships")}</Text>}
+            {me.memberships.map((m) => (
+              <Group key={m.group.id} justify="space-between">
+                <Text size="sm">
+                  {m.group.organization.name} / {m.group.name}
+                </Text>
+                <Badge variant="light">{t(`role.${m.role}`)}</Badge>
+              </Group>
+            ))}
+            {me.isSuperAdmin && (
+              <Group justify="space-between">
+                <Text size="sm">{t("dashboard.everything")}</Text>
+                <Badge color="grape">{t("role.SUPER_ADMIN")}</Badge>
+              </Group>
+            )}
+            {me.adminOf.map((o) => (
+              <Group key={o.id} justify="space-between">
+                <Text size="sm">{o.name}</Text>
+                <Badge color="indigo">{t("role.ORG_ADMIN")}</Badge>
+              </Group>
+            ))}
+          </Stack>
+        </Card>
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,0 +1,1425 @@
+/* eslint-disable */
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = Maybe<T>;
+export type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+export type MakeOptional<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]?: Maybe<T[SubKey]> };
+export type MakeMaybe<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]: Maybe<T[SubKey]> };
+export type MakeEmpty<T extends { [key: string]: unknown }, K extends keyof T> = { [_ in K]?: never };
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /** A 64-bit integer (money in micro-credits). Accepts a number or a string of digits. */
+  BigInt: { input: string | number; output: string | number; }
+  /** Date with time (isoformat) */
+  DateTime: { input: string; output: string; }
+};
+
+export type ActiveGroupSetInput = {
+  groupId: Scalars['ID']['input'];
+};
+
+/** Who did what to which object, when, and how it went. */
+export type AuditEntry = Node & {
+  __typename?: 'AuditEntry';
+  /** Global ID of the acting User, if any. */
+  actorUserId?: Maybe<Scalars['ID']['output']>;
+  actorUsername?: Maybe<Scalars['String']['output']>;
+  at: Scalars['DateTime']['output'];
+  clientIp?: Maybe<Scalars['String']['output']>;
+  durationMs: Scalars['Int']['output'];
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+  operation: Scalars['String']['output'];
+  requestId?: Maybe<Scalars['String']['output']>;
+  resultCode: Scalars['String']['output'];
+  success: Scalars['Boolean']['output'];
+  /** The target's own id (a UUID or a name for failed creations). */
+  targetId?: Maybe<Scalars['String']['output']>;
+  targetType?: Maybe<Scalars['String']['output']>;
+};
+
+export type AuditEntryConnection = {
+  __typename?: 'AuditEntryConnection';
+  edges: Array<AuditEntryEdge>;
+  /** The nodes of this page, without their cursors. */
+  nodes: Array<AuditEntry>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type AuditEntryEdge = {
+  __typename?: 'AuditEntryEdge';
+  cursor: Scalars['String']['output'];
+  node: AuditEntry;
+};
+
+export type AuditFilterInput = {
+  actorId?: InputMaybe<Scalars['ID']['input']>;
+  operation?: InputMaybe<Scalars['String']['input']>;
+  organizationId?: InputMaybe<Scalars['ID']['input']>;
+  since?: InputMaybe<Scalars['DateTime']['input']>;
+  success?: InputMaybe<Scalars['Boolean']['input']>;
+  targetId?: InputMaybe<Scalars['String']['input']>;
+  targetType?: InputMaybe<Scalars['String']['input']>;
+  until?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+/** An amount of credits: exact micro-credits and a decimal string for display. */
+export type Credits = {
+  __typename?: 'Credits';
+  /** Decimal credits, exact, e.g. "12.5". */
+  credits: Scalars['String']['output'];
+  /** Integer micro-credits. */
+  micro: Scalars['BigInt']['output'];
+};
+
+export type CudaCompatibility = {
+  __typename?: 'CudaCompatibility';
+  compatible: Scalars['Boolean']['output'];
+  reason?: Maybe<Scalars['String']['output']>;
+};
+
+export type DeletePayload = {
+  __typename?: 'DeletePayload';
+  deletedId?: Maybe<Scalars['ID']['output']>;
+  errors: Array<UserError>;
+};
+
+/** Why a mutation was refused; mirrors the domain's error codes. */
+export type ErrorCode =
+  | 'ACCOUNT_DISABLED'
+  | 'BUDGET_EXCEEDED'
+  | 'CLUSTER_NOT_ALLOWED'
+  | 'CONFLICT'
+  | 'CUDA_TOO_OLD'
+  | 'DEFAULT_GROUP_PROTECTED'
+  | 'DUPLICATE'
+  | 'GPU_REQUEST_INVALID'
+  | 'GROUP_NOT_EMPTY'
+  | 'HOLD_CLOSED'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'INSUFFICIENT_CREDITS'
+  | 'INVALID_CREDENTIALS'
+  | 'INVALID_CUDA_VERSION'
+  | 'INVALID_IMAGE_REFERENCE'
+  | 'INVALID_TRANSFER'
+  | 'INVALID_VALUE'
+  | 'INVENTORY_INVALID'
+  | 'IN_USE'
+  | 'JOB_FRACTION_REFUSED'
+  | 'JOB_MIG_REFUSED'
+  | 'JOB_TIMESLICE_REFUSED'
+  | 'LAST_SUPER_ADMIN'
+  | 'MIG_PROFILE_INVALID'
+  | 'NOT_A_MEMBER'
+  | 'NOT_A_PERSONAL_WALLET'
+  | 'NOT_FOUND'
+  | 'ORGANIZATION_NOT_EMPTY'
+  | 'PERMISSION_DENIED'
+  | 'PLACEMENT_CONFLICT'
+  | 'PLACEMENT_POLICY_UNKNOWN'
+  | 'POLICY_LIMIT_EXCEEDED'
+  | 'PRESET_EXCEEDS_CARD'
+  | 'QUEUE_ENTRY_DUPLICATE'
+  | 'QUEUE_ENTRY_UNKNOWN'
+  | 'READ_ONLY_TOKEN'
+  | 'REQUIRED'
+  | 'TIER_ON_CPU_ONLY_PRESET'
+  | 'TOKEN_EXPIRED'
+  | 'UNAUTHENTICATED'
+  | 'WEAK_PASSWORD'
+  | 'WORKLOAD_ALREADY_PLACED'
+  | 'WORKLOAD_NOT_PLACED';
+
+/** What a preset gives on one offering's card. */
+export type GpuLimits = {
+  __typename?: 'GpuLimits';
+  cards: Scalars['Int']['output'];
+  cores: Scalars['Int']['output'];
+  exclusive: Scalars['Boolean']['output'];
+  hourlyCost: Credits;
+  /** Billing ratio as an exact fraction, e.g. "1/4". */
+  ratio: Scalars['String']['output'];
+  /** The ratio as a number, for display only. */
+  ratioValue: Scalars['Float']['output'];
+  vramMib: Scalars['Int']['output'];
+};
+
+/** XL=1/2, L=1/4, M=1/8, S=1/16 of a card; EXCLUSIVE=N cards; CUSTOM; NONE=CPU only. */
+export type GpuTier =
+  | 'CUSTOM'
+  | 'EXCLUSIVE'
+  | 'L'
+  | 'M'
+  | 'NONE'
+  | 'S'
+  | 'XL';
+
+export type Group = Node & {
+  __typename?: 'Group';
+  createdAt: Scalars['DateTime']['output'];
+  description: Scalars['String']['output'];
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+  isDefault: Scalars['Boolean']['output'];
+  members: MembershipConnection;
+  name: Scalars['String']['output'];
+  organization: Organization;
+  /** Whether the viewer administers this group. */
+  viewerIsAdmin: Scalars['Boolean']['output'];
+};
+
+
+export type GroupMembersArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type GroupConnection = {
+  __typename?: 'GroupConnection';
+  edges: Array<GroupEdge>;
+  /** The nodes of this page, without their cursors. */
+  nodes: Array<Group>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type GroupCreateInput = {
+  description?: Scalars['String']['input'];
+  name: Scalars['String']['input'];
+  organizationId: Scalars['ID']['input'];
+};
+
+export type GroupEdge = {
+  __typename?: 'GroupEdge';
+  cursor: Scalars['String']['output'];
+  node: Group;
+};
+
+export type GroupPayload = {
+  __typename?: 'GroupPayload';
+  errors: Array<UserError>;
+  group?: Maybe<Group>;
+};
+
+export type GroupUpdateInput = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['ID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Names one object by its global ID. */
+export type IdInput = {
+  id: Scalars['ID']['input'];
+};
+
+/** A container image with the CUDA version it ships. */
+export type Image = Node & {
+  __typename?: 'Image';
+  createdAt: Scalars['DateTime']['output'];
+  /** Whether this image's CUDA meets an offering's minimum; with the reason when not. */
+  cudaCompatibility: CudaCompatibility;
+  cudaVersion?: Maybe<Scalars['String']['output']>;
+  description: Scalars['String']['output'];
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  organization?: Maybe<Organization>;
+  reference: Scalars['String']['output'];
+  registry?: Maybe<Registry>;
+  scope: ImageScope;
+};
+
+
+/** A container image with the CUDA version it ships. */
+export type ImageCudaCompatibilityArgs = {
+  offeringId: Scalars['ID']['input'];
+};
+
+export type ImageConnection = {
+  __typename?: 'ImageConnection';
+  edges: Array<ImageEdge>;
+  /** The nodes of this page, without their cursors. */
+  nodes: Array<Image>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type ImageCreateInput = {
+  /** Null for CPU-only images. */
+  cudaVersion?: InputMaybe<Scalars['String']['input']>;
+  description?: Scalars['String']['input'];
+  name: Scalars['String']['input'];
+  organizationId?: InputMaybe<Scalars['ID']['input']>;
+  reference: Scalars['String']['input'];
+  registryId?: InputMaybe<Scalars['ID']['input']>;
+  scope?: ImageScope;
+};
+
+export type ImageEdge = {
+  __typename?: 'ImageEdge';
+  cursor: Scalars['String']['output'];
+  node: Image;
+};
+
+export type ImagePayload = {
+  __typename?: 'ImagePayload';
+  errors: Array<UserError>;
+  image?: Maybe<Image>;
+};
+
+export type ImageScope =
+  | 'GLOBAL'
+  | 'ORGANIZATION'
+  | 'PERSONAL';
+
+export type ImageUpdateInput = {
+  cudaVersion?: InputMaybe<Scalars['String']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['ID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  reference?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type LoginInput = {
+  password: Scalars['String']['input'];
+  username: Scalars['String']['input'];
+};
+
+export type LogoutPayload = {
+  __typename?: 'LogoutPayload';
+  errors: Array<UserError>;
+  ok: Scalars['Boolean']['output'];
+};
+
+export type Membership = {
+  __typename?: 'Membership';
+  group: Group;
+  role: Role;
+  user: User;
+};
+
+export type MembershipConnection = {
+  __typename?: 'MembershipConnection';
+  edges: Array<MembershipEdge>;
+  /** The nodes of this page, without their cursors. */
+  nodes: Array<Membership>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type MembershipEdge = {
+  __typename?: 'MembershipEdge';
+  cursor: Scalars['String']['output'];
+  node: Membership;
+};
+
+export type MembershipPayload = {
+  __typename?: 'MembershipPayload';
+  errors: Array<UserError>;
+  membership?: Maybe<Membership>;
+};
+
+export type MembershipRemoveInput = {
+  groupId: Scalars['ID']['input'];
+  userId: Scalars['ID']['input'];
+};
+
+export type MembershipSetInput = {
+  groupId: Scalars['ID']['input'];
+  role: Role;
+  userId: Scalars['ID']['input'];
+};
+
+export type Mutation = {
+  __typename?: 'Mutation';
+  /** Choose the group new work is done in (its quotas and budget apply). */
+  activeGroupSet: UserPayload;
+  groupCreate: GroupPayload;
+  groupDelete: DeletePayload;
+  groupUpdate: GroupPayload;
+  /** Register an image: global (super_admin), for an organisation (its admins), or your own. */
+  imageCreate: ImagePayload;
+  imageDelete: DeletePayload;
+  imageUpdate: ImagePayload;
+  /** Sign in with a local account; sets an httpOnly session cookie. */
+  login: UserPayload;
+  /** End the browser session and clear its cookie. */
+  logout: LogoutPayload;
+  membershipRemove: MembershipPayload;
+  membershipSet: MembershipPayload;
+  offeringCreate: OfferingPayload;
+  offeringDelete: DeletePayload;
+  offeringUpdate: OfferingPayload;
+  organizationCreate: OrganizationPayload;
+  organizationDelete: DeletePayload;
+  organizationUpdate: OrganizationPayload;
+  /** Create a personal access token; its secret is returned once. */
+  personalAccessTokenCreate: PersonalAccessTokenCreatePayload;
+  personalAccessTokenRevoke: PersonalAccessTokenPayload;
+  presetCreate: PresetPayload;
+  presetDelete: DeletePayload;
+  presetUpdate: PresetPayload;
+  registryCreate: RegistryPayload;
+  registryDelete: DeletePayload;
+  registryUpdate: RegistryPayload;
+  userCreate: UserPayload;
+  userOrgAdminSet: UserPayload;
+  userPasswordSet: UserPayload;
+  userSuperAdminSet: UserPayload;
+  userUpdate: UserPayload;
+};
+
+
+export type MutationActiveGroupSetArgs = {
+  input: ActiveGroupSetInput;
+};
+
+
+export type MutationGroupCreateArgs = {
+  input: GroupCreateInput;
+};
+
+
+export type MutationGroupDeleteArgs = {
+  input: IdInput;
+};
+
+
+export type MutationGroupUpdateArgs = {
+  input: GroupUpdateInput;
+};
+
+
+export type MutationImageCreateArgs = {
+  input: ImageCreateInput;
+};
+
+
+export type MutationImageDeleteArgs = {
+  input: IdInput;
+};
+
+
+export type MutationImageUpdateArgs = {
+  input: ImageUpdateInput;
+};
+
+
+export type MutationLoginArgs = {
+  input: LoginInput;
+};
+
+
+export type MutationMembershipRemoveArgs = {
+  input: MembershipRemoveInput;
+};
+
+
+export type MutationMembershipSetArgs = {
+  input: MembershipSetInput;
+};
+
+
+export type MutationOfferingCreateArgs = {
+  input: OfferingCreateInput;
+};
+
+
+export type MutationOfferingDeleteArgs = {
+  input: IdInput;
+};
+
+
+export type MutationOfferingUpdateArgs = {
+  input: OfferingUpdateInput;
+};
+
+
+export type MutationOrganizationCreateArgs = {
+  input: OrganizationCreateInput;
+};
+
+
+export type MutationOrganizationDeleteArgs = {
+  input: IdInput;
+};
+
+
+export type MutationOrganizationUpdateArgs = {
+  input: OrganizationUpdateInput;
+};
+
+
+export type MutationPersonalAccessTokenCreateArgs = {
+  input: PersonalAccessTokenCreateInput;
+};
+
+
+export type MutationPersonalAccessTokenRevokeArgs = {
+  input: IdInput;
+};
+
+
+export type MutationPresetCreateArgs = {
+  input: PresetCreateInput;
+};
+
+
+export type MutationPresetDeleteArgs = {
+  input: IdInput;
+};
+
+
+export type MutationPresetUpdateArgs = {
+  input: PresetUpdateInput;
+};
+
+
+export type MutationRegistryCreateArgs = {
+  input: RegistryCreateInput;
+};
+
+
+export type MutationRegistryDeleteArgs = {
+  input: IdInput;
+};
+
+
+export type MutationRegistryUpdateArgs = {
+  input: RegistryUpdateInput;
+};
+
+
+export type MutationUserCreateArgs = {
+  input: UserCreateInput;
+};
+
+
+export type MutationUserOrgAdminSetArgs = {
+  input: UserOrgAdminSetInput;
+};
+
+
+export type MutationUserPasswordSetArgs = {
+  input: UserPasswordSetInput;
+};
+
+
+export type MutationUserSuperAdminSetArgs = {
+  input: UserSuperAdminSetInput;
+};
+
+
+export type MutationUserUpdateArgs = {
+  input: UserUpdateInput;
+};
+
+/** A refusal of a mutation, naming the field and the reason. */
+export type MutationError = UserError & {
+  __typename?: 'MutationError';
+  code: ErrorCode;
+  /** The input field it concerns, when it concerns one. */
+  field?: Maybe<Scalars['String']['output']>;
+  message: Scalars['String']['output'];
+};
+
+/** An object with a Globally Unique ID */
+export type Node = {
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+};
+
+/** One accelerator model as a whole card. */
+export type Offering = Node & {
+  __typename?: 'Offering';
+  cores: Scalars['Int']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  description: Scalars['String']['output'];
+  enabled: Scalars['Boolean']['output'];
+  /** Credits per hour for one whole card. */
+  hourlyRate: Credits;
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+  minCuda: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  resourceName: Scalars['String']['output'];
+  /** Whether HAMi / MIG / time-slicing can split it (NVIDIA only). */
+  shareable: Scalars['Boolean']['output'];
+  vendor: Scalars['String']['output'];
+  vramMib: Scalars['Int']['output'];
+};
+
+export type OfferingConnection = {
+  __typename?: 'OfferingConnection';
+  edges: Array<OfferingEdge>;
+  /** The nodes of this page, without their cursors. */
+  nodes: Array<Offering>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type OfferingCreateInput = {
+  cores?: Scalars['Int']['input'];
+  description?: Scalars['String']['input'];
+  enabled?: Scalars['Boolean']['input'];
+  /** Credits per hour for a whole card, in micro-credits. */
+  hourlyRateMicro: Scalars['BigInt']['input'];
+  /** Minimum CUDA version, e.g. "12.2". */
+  minCuda: Scalars['String']['input'];
+  name: Scalars['String']['input'];
+  resourceName?: Scalars['String']['input'];
+  vendor: Scalars['String']['input'];
+  vramMib: Scalars['Int']['input'];
+};
+
+export type OfferingEdge = {
+  __typename?: 'OfferingEdge';
+  cursor: Scalars['String']['output'];
+  node: Offering;
+};
+
+export type OfferingPayload = {
+  __typename?: 'OfferingPayload';
+  errors: Array<UserError>;
+  offering?: Maybe<Offering>;
+};
+
+export type OfferingUpdateInput = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  enabled?: InputMaybe<Scalars['Boolean']['input']>;
+  hourlyRateMicro?: InputMaybe<Scalars['BigInt']['input']>;
+  id: Scalars['ID']['input'];
+  minCuda?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type Organization = Node & {
+  __typename?: 'Organization';
+  createdAt: Scalars['DateTime']['output'];
+  description: Scalars['String']['output'];
+  groups: GroupConnection;
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  slug: Scalars['String']['output'];
+  users: UserConnection;
+  /** Whether the viewer administers this organisation. */
+  viewerIsAdmin: Scalars['Boolean']['output'];
+};
+
+
+export type OrganizationGroupsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type OrganizationUsersArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type OrganizationConnection = {
+  __typename?: 'OrganizationConnection';
+  edges: Array<OrganizationEdge>;
+  /** The nodes of this page, without their cursors. */
+  nodes: Array<Organization>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type OrganizationCreateInput = {
+  description?: Scalars['String']['input'];
+  name: Scalars['String']['input'];
+  slug?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type OrganizationEdge = {
+  __typename?: 'OrganizationEdge';
+  cursor: Scalars['String']['output'];
+  node: Organization;
+};
+
+export type OrganizationPayload = {
+  __typename?: 'OrganizationPayload';
+  errors: Array<UserError>;
+  organization?: Maybe<Organization>;
+};
+
+export type OrganizationUpdateInput = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['ID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  endCursor?: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  hasPreviousPage: Scalars['Boolean']['output'];
+  startCursor?: Maybe<Scalars['String']['output']>;
+};
+
+export type PersonalAccessToken = Node & {
+  __typename?: 'PersonalAccessToken';
+  active: Scalars['Boolean']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  expiresAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+  lastUsedAt?: Maybe<Scalars['DateTime']['output']>;
+  name: Scalars['String']['output'];
+  revokedAt?: Maybe<Scalars['DateTime']['output']>;
+  scope: TokenScope;
+  /** The first characters of the secret, to recognise it. */
+  tokenPrefix: Scalars['String']['output'];
+};
+
+export type PersonalAccessTokenCreateInput = {
+  /** 1–366 days; null for no expiry. */
+  expiresInDays?: InputMaybe<Scalars['Int']['input']>;
+  name: Scalars['String']['input'];
+  scope?: TokenScope;
+};
+
+export type PersonalAccessTokenCreatePayload = {
+  __typename?: 'PersonalAccessTokenCreatePayload';
+  errors: Array<UserError>;
+  /** Shown once; store it now. */
+  secret?: Maybe<Scalars['String']['output']>;
+  token?: Maybe<PersonalAccessToken>;
+};
+
+export type PersonalAccessTokenPayload = {
+  __typename?: 'PersonalAccessTokenPayload';
+  errors: Array<UserError>;
+  token?: Maybe<PersonalAccessToken>;
+};
+
+/** CPU, memory, disk, shm and a GPU tier. */
+export type Preset = Node & {
+  __typename?: 'Preset';
+  cpuMillicores: Scalars['Int']['output'];
+  cpuOnly: Scalars['Boolean']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  customCores?: Maybe<Scalars['Int']['output']>;
+  customVramMib?: Maybe<Scalars['Int']['output']>;
+  description: Scalars['String']['output'];
+  diskGib: Scalars['Int']['output'];
+  gpuCount: Scalars['Int']['output'];
+  /** VRAM/core limits, card count, ratio and hourly cost on an offering; null for CPU-only presets or when it does not fit the card. */
+  gpuLimits?: Maybe<GpuLimits>;
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+  memoryMib: Scalars['Int']['output'];
+  name: Scalars['String']['output'];
+  shmMib: Scalars['Int']['output'];
+  tier: GpuTier;
+};
+
+
+/** CPU, memory, disk, shm and a GPU tier. */
+export type PresetGpuLimitsArgs = {
+  offeringId: Scalars['ID']['input'];
+};
+
+export type PresetConnection = {
+  __typename?: 'PresetConnection';
+  edges: Array<PresetEdge>;
+  /** The nodes of this page, without their cursors. */
+  nodes: Array<Preset>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type PresetCreateInput = {
+  cpuMillicores: Scalars['Int']['input'];
+  /** Percent of a card's cores, for CUSTOM presets. */
+  customCores?: InputMaybe<Scalars['Int']['input']>;
+  /** For CUSTOM presets. */
+  customVramMib?: InputMaybe<Scalars['Int']['input']>;
+  description?: Scalars['String']['input'];
+  diskGib?: Scalars['Int']['input'];
+  /** Whole cards, for EXCLUSIVE presets. */
+  gpuCount?: InputMaybe<Scalars['Int']['input']>;
+  memoryMib: Scalars['Int']['input'];
+  name: Scalars['String']['input'];
+  shmMib?: Scalars['Int']['input'];
+  tier?: GpuTier;
+};
+
+export type PresetEdge = {
+  __typename?: 'PresetEdge';
+  cursor: Scalars['String']['output'];
+  node: Preset;
+};
+
+export type PresetPayload = {
+  __typename?: 'PresetPayload';
+  errors: Array<UserError>;
+  preset?: Maybe<Preset>;
+};
+
+export type PresetUpdateInput = {
+  cpuMillicores?: InputMaybe<Scalars['Int']['input']>;
+  customCores?: InputMaybe<Scalars['Int']['input']>;
+  customVramMib?: InputMaybe<Scalars['Int']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  diskGib?: InputMaybe<Scalars['Int']['input']>;
+  gpuCount?: InputMaybe<Scalars['Int']['input']>;
+  id: Scalars['ID']['input'];
+  memoryMib?: InputMaybe<Scalars['Int']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  shmMib?: InputMaybe<Scalars['Int']['input']>;
+  tier?: InputMaybe<GpuTier>;
+};
+
+export type Query = {
+  __typename?: 'Query';
+  /** The audit log, newest first; admins see the entries of the scopes they administer. */
+  auditLog: AuditEntryConnection;
+  /** Groups the viewer can see, optionally of one organisation. */
+  groups: GroupConnection;
+  /** Global images, the viewer's organisations' images and the viewer's own. */
+  images: ImageConnection;
+  /** The signed-in user, or null. */
+  me?: Maybe<User>;
+  /** Any object by its global ID; null when missing or not visible. */
+  node?: Maybe<Node>;
+  /** GPU offerings (disabled ones only for super_admins). */
+  offerings: OfferingConnection;
+  /** Organisations the viewer belongs to or administers. */
+  organizations: OrganizationConnection;
+  /** The viewer's personal access tokens (secrets are never shown again). */
+  personalAccessTokens: Array<PersonalAccessToken>;
+  presets: PresetConnection;
+  /** Global registries and those of the viewer's organisations. */
+  registries: RegistryConnection;
+  /** Users the viewer can see: those of administered organisations and co-members. */
+  users: UserConnection;
+};
+
+
+export type QueryAuditLogArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<AuditFilterInput>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryGroupsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  organizationId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryImagesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryNodeArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryOfferingsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryOrganizationsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryPresetsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryRegistriesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryUsersArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  groupId?: InputMaybe<Scalars['ID']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  organizationId?: InputMaybe<Scalars['ID']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** An image registry; global or of one organisation. */
+export type Registry = Node & {
+  __typename?: 'Registry';
+  createdAt: Scalars['DateTime']['output'];
+  description: Scalars['String']['output'];
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  organization?: Maybe<Organization>;
+  url: Scalars['String']['output'];
+};
+
+export type RegistryConnection = {
+  __typename?: 'RegistryConnection';
+  edges: Array<RegistryEdge>;
+  /** The nodes of this page, without their cursors. */
+  nodes: Array<Registry>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type RegistryCreateInput = {
+  description?: Scalars['String']['input'];
+  name: Scalars['String']['input'];
+  /** Null for a global registry. */
+  organizationId?: InputMaybe<Scalars['ID']['input']>;
+  url: Scalars['String']['input'];
+};
+
+export type RegistryEdge = {
+  __typename?: 'RegistryEdge';
+  cursor: Scalars['String']['output'];
+  node: Registry;
+};
+
+export type RegistryPayload = {
+  __typename?: 'RegistryPayload';
+  errors: Array<UserError>;
+  registry?: Maybe<Registry>;
+};
+
+export type RegistryUpdateInput = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['ID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  url?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Scoped roles (see DESIGN.md, Tenancy). */
+export type Role =
+  | 'GROUP_ADMIN'
+  | 'GUEST'
+  | 'MEMBER'
+  | 'ORG_ADMIN'
+  | 'SUPER_ADMIN';
+
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** The authenticated viewer: the current state first, then changes to the account. */
+  viewer: ViewerState;
+};
+
+export type TokenScope =
+  | 'READ_ONLY'
+  | 'READ_WRITE';
+
+export type User = Node & {
+  __typename?: 'User';
+  activeGroup?: Maybe<Group>;
+  /** Organisations this user administers (that the viewer can see). */
+  adminOf: Array<Organization>;
+  createdAt: Scalars['DateTime']['output'];
+  displayName: Scalars['String']['output'];
+  email: Scalars['String']['output'];
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+  isActive: Scalars['Boolean']['output'];
+  isSuperAdmin: Scalars['Boolean']['output'];
+  /** The user's memberships in groups the viewer can see. */
+  memberships: Array<Membership>;
+  username: Scalars['String']['output'];
+};
+
+export type UserConnection = {
+  __typename?: 'UserConnection';
+  edges: Array<UserEdge>;
+  /** The nodes of this page, without their cursors. */
+  nodes: Array<User>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type UserCreateInput = {
+  displayName?: InputMaybe<Scalars['String']['input']>;
+  email: Scalars['String']['input'];
+  groupIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  organizationId: Scalars['ID']['input'];
+  /** Leave empty for OIDC-only accounts. */
+  password?: InputMaybe<Scalars['String']['input']>;
+  role?: Role;
+  username: Scalars['String']['input'];
+};
+
+export type UserEdge = {
+  __typename?: 'UserEdge';
+  cursor: Scalars['String']['output'];
+  node: User;
+};
+
+/** A refusal the client can act on. */
+export type UserError = {
+  code: ErrorCode;
+  /** The input field it concerns, when it concerns one. */
+  field?: Maybe<Scalars['String']['output']>;
+  message: Scalars['String']['output'];
+};
+
+export type UserOrgAdminSetInput = {
+  admin: Scalars['Boolean']['input'];
+  organizationId: Scalars['ID']['input'];
+  userId: Scalars['ID']['input'];
+};
+
+export type UserPasswordSetInput = {
+  currentPassword?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['ID']['input'];
+  newPassword: Scalars['String']['input'];
+};
+
+export type UserPayload = {
+  __typename?: 'UserPayload';
+  errors: Array<UserError>;
+  user?: Maybe<User>;
+};
+
+export type UserSuperAdminSetInput = {
+  id: Scalars['ID']['input'];
+  superAdmin: Scalars['Boolean']['input'];
+};
+
+export type UserUpdateInput = {
+  displayName?: InputMaybe<Scalars['String']['input']>;
+  email?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['ID']['input'];
+  isActive?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+/** The viewer as the server sees this connection: sent first, then on every change. */
+export type ViewerState = {
+  __typename?: 'ViewerState';
+  isSuperAdmin: Scalars['Boolean']['output'];
+  readOnly: Scalars['Boolean']['output'];
+  userId: Scalars['ID']['output'];
+  username: Scalars['String']['output'];
+};
+
+export type AuditLogQueryVariables = Exact<{
+  filter?: InputMaybe<AuditFilterInput>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type AuditLogQuery = { __typename?: 'Query', auditLog: { __typename?: 'AuditEntryConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'AuditEntry', id: string, at: string, actorUsername?: string | null, operation: string, targetType?: string | null, targetId?: string | null, success: boolean, resultCode: string, durationMs: number, requestId?: string | null, clientIp?: string | null }> } };
+
+export type OfferingsQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type OfferingsQuery = { __typename?: 'Query', offerings: { __typename?: 'OfferingConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Offering', id: string, vendor: string, name: string, vramMib: number, cores: number, minCuda: string, resourceName: string, description: string, enabled: boolean, shareable: boolean, hourlyRate: { __typename?: 'Credits', micro: string | number, credits: string } }> } };
+
+export type OfferingCreateMutationVariables = Exact<{
+  input: OfferingCreateInput;
+}>;
+
+
+export type OfferingCreateMutation = { __typename?: 'Mutation', offeringCreate: { __typename?: 'OfferingPayload', offering?: { __typename?: 'Offering', id: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type OfferingUpdateMutationVariables = Exact<{
+  input: OfferingUpdateInput;
+}>;
+
+
+export type OfferingUpdateMutation = { __typename?: 'Mutation', offeringUpdate: { __typename?: 'OfferingPayload', offering?: { __typename?: 'Offering', id: string, name: string, minCuda: string, enabled: boolean, description: string, hourlyRate: { __typename?: 'Credits', micro: string | number, credits: string } } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type OfferingDeleteMutationVariables = Exact<{
+  input: IdInput;
+}>;
+
+
+export type OfferingDeleteMutation = { __typename?: 'Mutation', offeringDelete: { __typename?: 'DeletePayload', deletedId?: string | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type PresetsQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+  offeringId: Scalars['ID']['input'];
+  withLimits: Scalars['Boolean']['input'];
+}>;
+
+
+export type PresetsQuery = { __typename?: 'Query', presets: { __typename?: 'PresetConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Preset', id: string, name: string, cpuMillicores: number, memoryMib: number, diskGib: number, shmMib: number, tier: GpuTier, gpuCount: number, customVramMib?: number | null, customCores?: number | null, description: string, cpuOnly: boolean, gpuLimits?: { __typename?: 'GpuLimits', vramMib: number, cores: number, cards: number, ratio: string, exclusive: boolean, hourlyCost: { __typename?: 'Credits', credits: string } } | null }> } };
+
+export type PresetCreateMutationVariables = Exact<{
+  input: PresetCreateInput;
+}>;
+
+
+export type PresetCreateMutation = { __typename?: 'Mutation', presetCreate: { __typename?: 'PresetPayload', preset?: { __typename?: 'Preset', id: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type PresetUpdateMutationVariables = Exact<{
+  input: PresetUpdateInput;
+}>;
+
+
+export type PresetUpdateMutation = { __typename?: 'Mutation', presetUpdate: { __typename?: 'PresetPayload', preset?: { __typename?: 'Preset', id: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type PresetDeleteMutationVariables = Exact<{
+  input: IdInput;
+}>;
+
+
+export type PresetDeleteMutation = { __typename?: 'Mutation', presetDelete: { __typename?: 'DeletePayload', deletedId?: string | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type RegistriesQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type RegistriesQuery = { __typename?: 'Query', registries: { __typename?: 'RegistryConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Registry', id: string, name: string, url: string, description: string, createdAt: string, organization?: { __typename?: 'Organization', id: string, name: string } | null }> } };
+
+export type RegistryCreateMutationVariables = Exact<{
+  input: RegistryCreateInput;
+}>;
+
+
+export type RegistryCreateMutation = { __typename?: 'Mutation', registryCreate: { __typename?: 'RegistryPayload', registry?: { __typename?: 'Registry', id: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type RegistryUpdateMutationVariables = Exact<{
+  input: RegistryUpdateInput;
+}>;
+
+
+export type RegistryUpdateMutation = { __typename?: 'Mutation', registryUpdate: { __typename?: 'RegistryPayload', registry?: { __typename?: 'Registry', id: string, name: string, url: string, description: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type RegistryDeleteMutationVariables = Exact<{
+  input: IdInput;
+}>;
+
+
+export type RegistryDeleteMutation = { __typename?: 'Mutation', registryDelete: { __typename?: 'DeletePayload', deletedId?: string | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type OrganizationQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type OrganizationQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization', id: string, name: string, slug: string, description: string, createdAt: string, viewerIsAdmin: boolean } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'User' } | null };
+
+export type OrganizationGroupsQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type OrganizationGroupsQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization', id: string, groups: { __typename?: 'GroupConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Group', id: string, name: string, description: string, isDefault: boolean, createdAt: string, viewerIsAdmin: boolean, members: { __typename?: 'MembershipConnection', totalCount: number } }> } } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'User' } | null };
+
+export type OrganizationUsersQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+  search?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type OrganizationUsersQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization', id: string, users: { __typename?: 'UserConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'User', id: string, username: string, displayName: string, email: string, isActive: boolean, adminOf: Array<{ __typename?: 'Organization', id: string }> }> } } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'User' } | null };
+
+export type GroupCreateMutationVariables = Exact<{
+  input: GroupCreateInput;
+}>;
+
+
+export type GroupCreateMutation = { __typename?: 'Mutation', groupCreate: { __typename?: 'GroupPayload', group?: { __typename?: 'Group', id: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type GroupUpdateMutationVariables = Exact<{
+  input: GroupUpdateInput;
+}>;
+
+
+export type GroupUpdateMutation = { __typename?: 'Mutation', groupUpdate: { __typename?: 'GroupPayload', group?: { __typename?: 'Group', id: string, name: string, description: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type GroupDeleteMutationVariables = Exact<{
+  input: IdInput;
+}>;
+
+
+export type GroupDeleteMutation = { __typename?: 'Mutation', groupDelete: { __typename?: 'DeletePayload', deletedId?: string | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type UserOrgAdminSetMutationVariables = Exact<{
+  input: UserOrgAdminSetInput;
+}>;
+
+
+export type UserOrgAdminSetMutation = { __typename?: 'Mutation', userOrgAdminSet: { __typename?: 'UserPayload', user?: { __typename?: 'User', id: string, adminOf: Array<{ __typename?: 'Organization', id: string, name: string }> } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type OrganizationsQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type OrganizationsQuery = { __typename?: 'Query', organizations: { __typename?: 'OrganizationConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Organization', id: string, name: string, slug: string, description: string, createdAt: string, viewerIsAdmin: boolean }> } };
+
+export type OrganizationCreateMutationVariables = Exact<{
+  input: OrganizationCreateInput;
+}>;
+
+
+export type OrganizationCreateMutation = { __typename?: 'Mutation', organizationCreate: { __typename?: 'OrganizationPayload', organization?: { __typename?: 'Organization', id: string, name: string, slug: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type OrganizationUpdateMutationVariables = Exact<{
+  input: OrganizationUpdateInput;
+}>;
+
+
+export type OrganizationUpdateMutation = { __typename?: 'Mutation', organizationUpdate: { __typename?: 'OrganizationPayload', organization?: { __typename?: 'Organization', id: string, name: string, description: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type UserCreateMutationVariables = Exact<{
+  input: UserCreateInput;
+}>;
+
+
+export type UserCreateMutation = { __typename?: 'Mutation', userCreate: { __typename?: 'UserPayload', user?: { __typename?: 'User', id: string, username: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type GroupOptionsQueryVariables = Exact<{
+  organizationId?: InputMaybe<Scalars['ID']['input']>;
+}>;
+
+
+export type GroupOptionsQuery = { __typename?: 'Query', groups: { __typename?: 'GroupConnection', nodes: Array<{ __typename?: 'Group', id: string, name: string, isDefault: boolean }> } };
+
+export type UserQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type UserQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization' } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'User', id: string, username: string, displayName: string, email: string, isActive: boolean, isSuperAdmin: boolean, createdAt: string, activeGroup?: { __typename?: 'Group', id: string, name: string } | null, adminOf: Array<{ __typename?: 'Organization', id: string, name: string }>, memberships: Array<{ __typename?: 'Membership', role: Role, group: { __typename?: 'Group', id: string, name: string, organization: { __typename?: 'Organization', id: string, name: string } } }> } | null };
+
+export type UserUpdateMutationVariables = Exact<{
+  input: UserUpdateInput;
+}>;
+
+
+export type UserUpdateMutation = { __typename?: 'Mutation', userUpdate: { __typename?: 'UserPayload', user?: { __typename?: 'User', id: string, displayName: string, email: string, isActive: boolean } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type UserPasswordSetMutationVariables = Exact<{
+  input: UserPasswordSetInput;
+}>;
+
+
+export type UserPasswordSetMutation = { __typename?: 'Mutation', userPasswordSet: { __typename?: 'UserPayload', user?: { __typename?: 'User', id: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type UserSuperAdminSetMutationVariables = Exact<{
+  input: UserSuperAdminSetInput;
+}>;
+
+
+export type UserSuperAdminSetMutation = { __typename?: 'Mutation', userSuperAdminSet: { __typename?: 'UserPayload', user?: { __typename?: 'User', id: string, isSuperAdmin: boolean } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type MembershipSetMutationVariables = Exact<{
+  input: MembershipSetInput;
+}>;
+
+
+export type MembershipSetMutation = { __typename?: 'Mutation', membershipSet: { __typename?: 'MembershipPayload', membership?: { __typename?: 'Membership', role: Role } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type MembershipRemoveMutationVariables = Exact<{
+  input: MembershipRemoveInput;
+}>;
+
+
+export type MembershipRemoveMutation = { __typename?: 'Mutation', membershipRemove: { __typename?: 'MembershipPayload', membership?: { __typename?: 'Membership', role: Role } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type UsersQueryVariables = Exact<{
+  organizationId?: InputMaybe<Scalars['ID']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type UsersQuery = { __typename?: 'Query', users: { __typename?: 'UserConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'User', id: string, username: string, displayName: string, email: string, isActive: boolean, isSuperAdmin: boolean, createdAt: string, memberships: Array<{ __typename?: 'Membership', role: Role, group: { __typename?: 'Group', id: string, name: string, organization: { __typename?: 'Organization', id: string, name: string } } }> }> } };
+
+export type ViewerStateSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ViewerStateSubscription = { __typename?: 'Subscription', viewer: { __typename?: 'ViewerState', userId: string, username: string, isSuperAdmin: boolean, readOnly: boolean } };
+
+export type LogoutMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type LogoutMutation = { __typename?: 'Mutation', logout: { __typename?: 'LogoutPayload', ok: boolean, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type MeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MeQuery = { __typename?: 'Query', me?: { __typename?: 'User', id: string, username: string, displayName: string, email: string, isSuperAdmin: boolean, activeGroup?: { __typename?: 'Group', id: string, name: string, organization: { __typename?: 'Organization', id: string, name: string } } | null, memberships: Array<{ __typename?: 'Membership', role: Role, group: { __typename?: 'Group', id: string, name: string, organization: { __typename?: 'Organization', id: string, name: string } } }>, adminOf: Array<{ __typename?: 'Organization', id: string, name: string, slug: string }> } | null };
+
+export type LoginMutationVariables = Exact<{
+  input: LoginInput;
+}>;
+
+
+export type LoginMutation = { __typename?: 'Mutation', login: { __typename?: 'UserPayload', user?: { __typename?: 'User', id: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type OrganizationOptionsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type OrganizationOptionsQuery = { __typename?: 'Query', organizations: { __typename?: 'OrganizationConnection', nodes: Array<{ __typename?: 'Organization', id: string, name: string, viewerIsAdmin: boolean }> } };
+
+export type RegistryOptionsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RegistryOptionsQuery = { __typename?: 'Query', registries: { __typename?: 'RegistryConnection', nodes: Array<{ __typename?: 'Registry', id: string, name: string, url: string }> } };
+
+export type OfferingOptionsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type OfferingOptionsQuery = { __typename?: 'Query', offerings: { __typename?: 'OfferingConnection', nodes: Array<{ __typename?: 'Offering', id: string, vendor: string, name: string, vramMib: number, enabled: boolean, minCuda: string, hourlyRate: { __typename?: 'Credits', credits: string } }> } };
+
+export type ActiveGroupSetMutationVariables = Exact<{
+  input: ActiveGroupSetInput;
+}>;
+
+
+export type ActiveGroupSetMutation = { __typename?: 'Mutation', activeGroupSet: { __typename?: 'UserPayload', user?: { __typename?: 'User', id: string, activeGroup?: { __typename?: 'Group', id: string, name: string, organization: { __typename?: 'Organization', id: string, name: string } } | null } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type ImagesQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type ImagesQuery = { __typename?: 'Query', images: { __typename?: 'ImageConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Image', id: string, name: string, reference: string, cudaVersion?: string | null, scope: ImageScope, description: string, createdAt: string, registry?: { __typename?: 'Registry', id: string, name: string } | null, organization?: { __typename?: 'Organization', id: string, name: string } | null }> } };
+
+export type ImageCreateMutationVariables = Exact<{
+  input: ImageCreateInput;
+}>;
+
+
+export type ImageCreateMutation = { __typename?: 'Mutation', imageCreate: { __typename?: 'ImagePayload', image?: { __typename?: 'Image', id: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type ImageUpdateMutationVariables = Exact<{
+  input: ImageUpdateInput;
+}>;
+
+
+export type ImageUpdateMutation = { __typename?: 'Mutation', imageUpdate: { __typename?: 'ImagePayload', image?: { __typename?: 'Image', id: string, name: string, reference: string, cudaVersion?: string | null, description: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type ImageDeleteMutationVariables = Exact<{
+  input: IdInput;
+}>;
+
+
+export type ImageDeleteMutation = { __typename?: 'Mutation', imageDelete: { __typename?: 'DeletePayload', deletedId?: string | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type PersonalAccessTokensQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PersonalAccessTokensQuery = { __typename?: 'Query', personalAccessTokens: Array<{ __typename?: 'PersonalAccessToken', id: string, name: string, scope: TokenScope, tokenPrefix: string, createdAt: string, expiresAt?: string | null, revokedAt?: string | null, lastUsedAt?: string | null, active: boolean }> };
+
+export type PersonalAccessTokenCreateMutationVariables = Exact<{
+  input: PersonalAccessTokenCreateInput;
+}>;
+
+
+export type PersonalAccessTokenCreateMutation = { __typename?: 'Mutation', personalAccessTokenCreate: { __typename?: 'PersonalAccessTokenCreatePayload', secret?: string | null, token?: { __typename?: 'PersonalAccessToken', id: string, name: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type PersonalAccessTokenRevokeMutationVariables = Exact<{
+  input: IdInput;
+}>;
+
+
+export type PersonalAccessTokenRevokeMutation = { __typename?: 'Mutation', personalAccessTokenRevoke: { __typename?: 'PersonalAccessTokenPayload', token?: { __typename?: 'PersonalAccessToken', id: string, active: boolean, revokedAt?: string | null } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+
+export const AuditLogDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AuditLog"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"AuditFilterInput"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"auditLog"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"at"}},{"kind":"Field","name":{"kind":"Name","value":"actorUsername"}},{"kind":"Field","name":{"kind":"Name","value":"operation"}},{"kind":"Field","name":{"kind":"Name","value":"targetType"}},{"kind":"Field","name":{"kind":"Name","value":"targetId"}},{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"resultCode"}},{"kind":"Field","name":{"kind":"Name","value":"durationMs"}},{"kind":"Field","name":{"kind":"Name","value":"requestId"}},{"kind":"Field","name":{"kind":"Name","value":"clientIp"}}]}}]}}]}}]} as unknown as DocumentNode<AuditLogQuery, AuditLogQueryVariables>;
+export const OfferingsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Offerings"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offerings"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"vendor"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"minCuda"}},{"kind":"Field","name":{"kind":"Name","value":"resourceName"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"shareable"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyRate"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}}]}}]}}]} as unknown as DocumentNode<OfferingsQuery, OfferingsQueryVariables>;
+export const OfferingCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"OfferingCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"OfferingCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offeringCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offering"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<OfferingCreateMutation, OfferingCreateMutationVariables>;
+export const OfferingUpdateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"OfferingUpdate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"OfferingUpdateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offeringUpdate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offering"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"minCuda"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyRate"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<OfferingUpdateMutation, OfferingUpdateMutationVariables>;
+export const OfferingDeleteDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"OfferingDelete"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IdInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offeringDelete"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deletedId"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<OfferingDeleteMutation, OfferingDeleteMutationVariables>;
+export const PresetsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Presets"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"offeringId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"withLimits"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"presets"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"diskGib"}},{"kind":"Field","name":{"kind":"Name","value":"shmMib"}},{"kind":"Field","name":{"kind":"Name","value":"tier"}},{"kind":"Field","name":{"kind":"Name","value":"gpuCount"}},{"kind":"Field","name":{"kind":"Name","value":"customVramMib"}},{"kind":"Field","name":{"kind":"Name","value":"customCores"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"cpuOnly"}},{"kind":"Field","name":{"kind":"Name","value":"gpuLimits"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"offeringId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"offeringId"}}}],"directives":[{"kind":"Directive","name":{"kind":"Name","value":"include"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"if"},"value":{"kind":"Variable","name":{"kind":"Name","value":"withLimits"}}}]}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"cards"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"exclusive"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyCost"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<PresetsQuery, PresetsQueryVariables>;
+export const PresetCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PresetCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"PresetCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"presetCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"preset"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<PresetCreateMutation, PresetCreateMutationVariables>;
+export const PresetUpdateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PresetUpdate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"PresetUpdateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"presetUpdate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"preset"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<PresetUpdateMutation, PresetUpdateMutationVariables>;
+export const PresetDeleteDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PresetDelete"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IdInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"presetDelete"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deletedId"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<PresetDeleteMutation, PresetDeleteMutationVariables>;
+export const RegistriesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Registries"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registries"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"organization"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]}}]} as unknown as DocumentNode<RegistriesQuery, RegistriesQueryVariables>;
+export const RegistryCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RegistryCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"RegistryCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registryCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registry"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<RegistryCreateMutation, RegistryCreateMutationVariables>;
+export const RegistryUpdateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RegistryUpdate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"RegistryUpdateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registryUpdate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registry"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<RegistryUpdateMutation, RegistryUpdateMutationVariables>;
+export const RegistryDeleteDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RegistryDelete"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IdInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registryDelete"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deletedId"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<RegistryDeleteMutation, RegistryDeleteMutationVariables>;
+export const OrganizationDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Organization"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Organization"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"slug"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"viewerIsAdmin"}}]}}]}}]}}]} as unknown as DocumentNode<OrganizationQuery, OrganizationQueryVariables>;
+export const OrganizationGroupsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"OrganizationGroups"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Organization"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"groups"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"isDefault"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"viewerIsAdmin"}},{"kind":"Field","name":{"kind":"Name","value":"members"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"1"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<OrganizationGroupsQuery, OrganizationGroupsQueryVariables>;
+export const OrganizationUsersDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"OrganizationUsers"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"search"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Organization"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"users"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"search"},"value":{"kind":"Variable","name":{"kind":"Name","value":"search"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"displayName"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}},{"kind":"Field","name":{"kind":"Name","value":"adminOf"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<OrganizationUsersQuery, OrganizationUsersQueryVariables>;
+export const GroupCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GroupCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"GroupCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"groupCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"group"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<GroupCreateMutation, GroupCreateMutationVariables>;
+export const GroupUpdateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GroupUpdate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"GroupUpdateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"groupUpdate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"group"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<GroupUpdateMutation, GroupUpdateMutationVariables>;
+export const GroupDeleteDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GroupDelete"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IdInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"groupDelete"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deletedId"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<GroupDeleteMutation, GroupDeleteMutationVariables>;
+export const UserOrgAdminSetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UserOrgAdminSet"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UserOrgAdminSetInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"userOrgAdminSet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"adminOf"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<UserOrgAdminSetMutation, UserOrgAdminSetMutationVariables>;
+export const OrganizationsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Organizations"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"organizations"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"slug"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"viewerIsAdmin"}}]}}]}}]}}]} as unknown as DocumentNode<OrganizationsQuery, OrganizationsQueryVariables>;
+export const OrganizationCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"OrganizationCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"OrganizationCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"organizationCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"organization"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"slug"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<OrganizationCreateMutation, OrganizationCreateMutationVariables>;
+export const OrganizationUpdateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"OrganizationUpdate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"OrganizationUpdateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"organizationUpdate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"organization"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<OrganizationUpdateMutation, OrganizationUpdateMutationVariables>;
+export const UserCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UserCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UserCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"userCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"username"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<UserCreateMutation, UserCreateMutationVariables>;
+export const GroupOptionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GroupOptions"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"organizationId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"groups"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"organizationId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"organizationId"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"isDefault"}}]}}]}}]}}]} as unknown as DocumentNode<GroupOptionsQuery, GroupOptionsQueryVariables>;
+export const UserDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"User"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"User"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"displayName"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}},{"kind":"Field","name":{"kind":"Name","value":"isSuperAdmin"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"activeGroup"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"adminOf"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"memberships"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"group"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"organization"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<UserQuery, UserQueryVariables>;
+export const UserUpdateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UserUpdate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UserUpdateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"userUpdate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"displayName"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<UserUpdateMutation, UserUpdateMutationVariables>;
+export const UserPasswordSetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UserPasswordSet"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UserPasswordSetInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"userPasswordSet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<UserPasswordSetMutation, UserPasswordSetMutationVariables>;
+export const UserSuperAdminSetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UserSuperAdminSet"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UserSuperAdminSetInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"userSuperAdminSet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"isSuperAdmin"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<UserSuperAdminSetMutation, UserSuperAdminSetMutationVariables>;
+export const MembershipSetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"MembershipSet"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"MembershipSetInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"membershipSet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"membership"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"role"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<MembershipSetMutation, MembershipSetMutationVariables>;
+export const MembershipRemoveDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"MembershipRemove"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"MembershipRemoveInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"membershipRemove"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"membership"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"role"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<MembershipRemoveMutation, MembershipRemoveMutationVariables>;
+export const UsersDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Users"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"organizationId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"search"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"users"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"organizationId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"organizationId"}}},{"kind":"Argument","name":{"kind":"Name","value":"search"},"value":{"kind":"Variable","name":{"kind":"Name","value":"search"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"displayName"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}},{"kind":"Field","name":{"kind":"Name","value":"isSuperAdmin"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"memberships"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"group"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"organization"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<UsersQuery, UsersQueryVariables>;
+export const ViewerStateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"ViewerState"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"userId"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"isSuperAdmin"}},{"kind":"Field","name":{"kind":"Name","value":"readOnly"}}]}}]}}]} as unknown as DocumentNode<ViewerStateSubscription, ViewerStateSubscriptionVariables>;
+export const LogoutDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"Logout"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"logout"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ok"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<LogoutMutation, LogoutMutationVariables>;
+export const MeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Me"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"me"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"displayName"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"isSuperAdmin"}},{"kind":"Field","name":{"kind":"Name","value":"activeGroup"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"organization"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"memberships"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"group"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"organization"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"adminOf"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"slug"}}]}}]}}]}}]} as unknown as DocumentNode<MeQuery, MeQueryVariables>;
+export const LoginDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"Login"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"LoginInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"login"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<LoginMutation, LoginMutationVariables>;
+export const OrganizationOptionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"OrganizationOptions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"organizations"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"viewerIsAdmin"}}]}}]}}]}}]} as unknown as DocumentNode<OrganizationOptionsQuery, OrganizationOptionsQueryVariables>;
+export const RegistryOptionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RegistryOptions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registries"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}}]}}]}}]}}]} as unknown as DocumentNode<RegistryOptionsQuery, RegistryOptionsQueryVariables>;
+export const OfferingOptionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"OfferingOptions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offerings"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"vendor"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"minCuda"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyRate"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}}]}}]}}]} as unknown as DocumentNode<OfferingOptionsQuery, OfferingOptionsQueryVariables>;
+export const ActiveGroupSetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ActiveGroupSet"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ActiveGroupSetInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"activeGroupSet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"activeGroup"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"organization"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ActiveGroupSetMutation, ActiveGroupSetMutationVariables>;
+export const ImagesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Images"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"images"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"cudaVersion"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"registry"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"organization"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ImagesQuery, ImagesQueryVariables>;
+export const ImageCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ImageCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ImageCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"imageCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"image"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ImageCreateMutation, ImageCreateMutationVariables>;
+export const ImageUpdateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ImageUpdate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ImageUpdateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"imageUpdate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"image"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"cudaVersion"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ImageUpdateMutation, ImageUpdateMutationVariables>;
+export const ImageDeleteDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ImageDelete"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IdInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"imageDelete"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deletedId"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ImageDeleteMutation, ImageDeleteMutationVariables>;
+export const PersonalAccessTokensDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PersonalAccessTokens"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"personalAccessTokens"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"tokenPrefix"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"active"}}]}}]}}]} as unknown as DocumentNode<PersonalAccessTokensQuery, PersonalAccessTokensQueryVariables>;
+export const PersonalAccessTokenCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PersonalAccessTokenCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"PersonalAccessTokenCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"personalAccessTokenCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"secret"}},{"kind":"Field","name":{"kind":"Name","value":"token"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<PersonalAccessTokenCreateMutation, PersonalAccessTokenCreateMutationVariables>;
+export const PersonalAccessTokenRevokeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PersonalAccessTokenRevoke"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IdInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"personalAccessTokenRevoke"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"token"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"active"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<PersonalAccessTokenRevokeMutation, PersonalAccessTokenRevokeMutationVariables>;
