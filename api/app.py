@@ -3,7 +3,9 @@ OIDC sign-in routes, health probes and the web console's static files."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -144,7 +146,10 @@ def create_app(container: Container) -> Starlette:
             {"oidc": settings.oidc_enabled, "oidcLoginUrl": "/auth/oidc/login" if settings.oidc_enabled else None}
         )
 
+    from api.operations.metrics import metrics_endpoint
+
     routes: list[Any] = [
+        Route("/metrics", metrics_endpoint),
         Route("/healthz", healthz),
         Route("/readyz", readyz),
         Route("/auth/config", auth_config),
@@ -160,6 +165,26 @@ def create_app(container: Container) -> Starlette:
     else:
         routes.append(Route("/", lambda _: _landing()))
 
+    async def simulated_endpoint(request: Request) -> Response:
+        session, endpoint = request.path_params["session"], request.path_params["endpoint"]
+        return HTMLResponse(
+            "<!doctype html><meta charset=utf-8><title>gshare simulated endpoint</title>"
+            f"<p>This is the <b>{endpoint}</b> endpoint of session <code>{session[:36]}</code> on gshare's "
+            "simulated cluster. On a real cluster this address reaches the session's pod through the ingress.</p>"
+        )
+
+    routes.insert(0, Route("/s/{session}/{endpoint}/", simulated_endpoint))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        from infra.runtime import start_runtime
+
+        runtime = await start_runtime(container)
+        try:
+            yield
+        finally:
+            await runtime.aclose()
+
     middleware = [
         Middleware(
             SessionMiddleware,
@@ -170,4 +195,4 @@ def create_app(container: Container) -> Starlette:
             max_age=600,
         )
     ]
-    return Starlette(routes=routes, middleware=middleware)
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

@@ -23,6 +23,11 @@ from api.common.errors import MutationError
 from api.common.scalars import SCALAR_MAP
 from api.context import Info
 from api.extensions import DomainErrors, masking
+from api.inventory.queries import InventoryQuery, InventorySubscription
+from api.operations.queries import OperationsQuery
+from api.sessions.mutations import SessionsMutation
+from api.sessions.queries import SessionsQuery
+from api.sessions.subscriptions import SessionsSubscription
 from api.tenancy.mutations import TenancyMutation
 from api.tenancy.queries import TenancyQuery
 from api.tenancy.subscriptions import AccountSubscription
@@ -39,9 +44,11 @@ class NodeQuery:
             return None
 
 
-Query = merge_types("Query", (NodeQuery, TenancyQuery, CatalogQuery, AuditQuery))
-Mutation = merge_types("Mutation", (TenancyMutation, CatalogMutation))
-Subscription = merge_types("Subscription", (AccountSubscription,))
+Query = merge_types(
+    "Query", (NodeQuery, TenancyQuery, CatalogQuery, AuditQuery, InventoryQuery, SessionsQuery, OperationsQuery)
+)
+Mutation = merge_types("Mutation", (TenancyMutation, CatalogMutation, SessionsMutation))
+Subscription = merge_types("Subscription", (AccountSubscription, SessionsSubscription, InventorySubscription))
 
 
 def build_schema(

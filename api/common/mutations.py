@@ -119,3 +119,46 @@ async def mutate(
     except Refused as r:
         return refused(r.errors)
     return ok(result)
+
+
+async def mutate_saga(
+    ctx: Context,
+    operation: str,
+    call: Callable[[Actor], Awaitable[R]],
+    target: Callable[[R], AuditTarget],
+    ok: Callable[[R], P],
+    refused: Callable[[list[UserError]], P],
+    *,
+    attempted: AuditTarget | None = None,
+) -> P:
+    """For use cases that run their own transactions (the session saga): no unit of work is
+    held while they run; the audit entry is written right after, success or refusal."""
+    started = time.perf_counter()
+    actor = ctx.actor
+    try:
+        actor = ctx.require_writer()
+        result = await call(actor)
+    except DomainError as exc:
+        await _record_failure(ctx, actor, operation, attempted, str(exc.code), started)
+        return refused(errors_from(exc))
+    except Exception:
+        log.exception("mutation %s failed (request %s)", operation, ctx.request_id)
+        await _record_failure(ctx, actor, operation, attempted, "INTERNAL_ERROR", started)
+        raise
+    container = ctx.container
+    async with container.uow() as uow:
+        await record(
+            uow.audit,
+            container.ids,
+            at=container.clock.now(),
+            actor=actor,
+            operation=operation,
+            target=target(result),
+            success=True,
+            result_code="OK",
+            duration_ms=int((time.perf_counter() - started) * 1000),
+            request_id=ctx.request_id,
+            client_ip=ctx.client_ip,
+        )
+        await uow.commit()
+    return ok(result)

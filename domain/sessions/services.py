@@ -623,7 +623,7 @@ def workload_spec(s: Session, volumes: dict[UUID, str] | None = None) -> Workloa
             for m in s.mounts
         ),
         endpoints=tuple(
-            Endpoint(name, port, "tcp" if name == "ssh" else "http") for name, port in STANDARD_PORTS.items()
+            Endpoint(name, port, "ssh" if name == "ssh" else "http") for name, port in STANDARD_PORTS.items()
         ),
         is_job=s.kind is SessionKind.JOB,
     )

@@ -1,0 +1,207 @@
+from __future__ import annotations
+
+import strawberry
+
+from api.common.ids import decode_optional
+from api.common.pagination import Connection, paginate
+from api.context import Info
+from api.sessions.types import (
+    Notification,
+    QueuePosition,
+    SessionNode,
+    SessionState,
+    StorageClass,
+    TemplateNode,
+    UsageSample,
+    VolumeNode,
+)
+from domain.sessions import services as sessions
+from domain.sessions.model import SessionState as SessionStateModel
+from domain.sessions.ports import SessionFilter
+from domain.tenancy.access import administered_group_ids
+from domain.tenancy.services import Page
+from domain.volumes import services as volumes
+
+
+@strawberry.type
+class SessionsQuery:
+    @strawberry.field(description="Your sessions, newest first.")
+    async def my_sessions(
+        self,
+        info: Info,
+        states: list[SessionState] | None = None,
+        first: int | None = None,  # type: ignore[valid-type]
+        after: str | None = None,
+        last: int | None = None,
+        before: str | None = None,
+    ) -> Connection[SessionNode]:
+        actor = info.context.require_actor()
+        flt = SessionFilter(
+            owner_id=actor.user_id, states=frozenset(SessionStateModel(s.value) for s in states) if states else None
+        )
+        async with info.context.container.uow() as uow:
+            return await paginate(
+                lambda p: uow.sessions.search(flt, p.offset, p.limit), SessionNode.of, first, after, last, before
+            )
+
+    @strawberry.field(
+        description="Sessions in the scopes you administer (organisations, groups); all for super_admins."
+    )
+    async def sessions(
+        self,
+        info: Info,
+        states: list[SessionState] | None = None,
+        organization_id: strawberry.ID | None = None,  # type: ignore[valid-type]
+        group_id: strawberry.ID | None = None,
+        first: int | None = None,
+        after: str | None = None,
+        last: int | None = None,
+        before: str | None = None,
+    ) -> Connection[SessionNode]:
+        actor = info.context.require_actor()
+        org = decode_optional(organization_id, "Organization", "organizationId")
+        group = decode_optional(group_id, "Group", "groupId")
+        state_set = frozenset(SessionStateModel(s.value) for s in states) if states else None
+        if actor.is_super_admin:
+            flt = SessionFilter(
+                organization_ids=frozenset({org}) if org else None,
+                group_ids=frozenset({group}) if group else None,
+                states=state_set,
+            )
+        else:
+            orgs = actor.org_admin_of if org is None else actor.org_admin_of & {org}
+            groups = administered_group_ids(actor) if group is None else administered_group_ids(actor) & {group}
+            if group is not None and any(actor.is_org_admin(o) for o in actor.org_admin_of):
+                groups = frozenset({group})
+            flt = SessionFilter(organization_ids=frozenset(orgs), group_ids=frozenset(groups), states=state_set)
+            if not orgs and not groups:
+                flt = SessionFilter(owner_id=actor.user_id, states=state_set)
+        async with info.context.container.uow() as uow:
+            return await paginate(
+                lambda p: uow.sessions.search(flt, p.offset, p.limit), SessionNode.of, first, after, last, before
+            )
+
+    @strawberry.field(description="Sessions waiting for your approval.")
+    async def pending_approvals(
+        self, info: Info, first: int | None = None, after: str | None = None
+    ) -> Connection[SessionNode]:
+        actor = info.context.require_actor()
+        states = frozenset({SessionStateModel.PENDING_APPROVAL})
+        if actor.is_super_admin:
+            flt = SessionFilter(states=states)
+        else:
+            flt = SessionFilter(
+                organization_ids=actor.org_admin_of, group_ids=administered_group_ids(actor), states=states
+            )
+            if not actor.org_admin_of and not administered_group_ids(actor):
+                return await paginate(lambda p: _empty(), SessionNode.of, first, after, None, None)
+        async with info.context.container.uow() as uow:
+            return await paginate(
+                lambda p: uow.sessions.search(flt, p.offset, p.limit), SessionNode.of, first, after, None, None
+            )
+
+    @strawberry.field(description="Where your queued sessions stand.")
+    async def my_queue_positions(self, info: Info) -> list[SessionQueuePosition]:
+        return await _my_positions(info)
+
+    @strawberry.field(
+        description="Volumes you can see: yours, your groups', and those of organisations you administer."
+    )
+    async def volumes(self, info: Info, first: int | None = None, after: str | None = None) -> Connection[VolumeNode]:
+        actor = info.context.require_actor()
+        async with info.context.container.uow() as uow:
+            return await paginate(
+                lambda p: volumes.volumes_list(uow, actor, p), VolumeNode.of, first, after, None, None
+            )  # type: ignore[arg-type]
+
+    @strawberry.field(description="Storage classes volumes may use.")
+    async def storage_classes(self, info: Info) -> list[StorageClass]:
+        info.context.require_actor()
+        async with info.context.container.uow() as uow:
+            found = await volumes.storage_classes(uow)  # type: ignore[arg-type]
+        return [StorageClass(name=s.name, description=s.description, is_default=s.is_default) for s in found]
+
+    @strawberry.field(description="Templates of your groups.")
+    async def templates(
+        self, info: Info, first: int | None = None, after: str | None = None
+    ) -> Connection[TemplateNode]:
+        actor = info.context.require_actor()
+        async with info.context.container.uow() as uow:
+            return await paginate(
+                lambda p: volumes.templates_list(uow, actor, p), TemplateNode.of, first, after, None, None
+            )  # type: ignore[arg-type]
+
+    @strawberry.field(description="Your notifications, newest first.")
+    async def notifications(
+        self, info: Info, unread_only: bool = False, first: int | None = None, after: str | None = None
+    ) -> Connection[Notification]:
+        actor = info.context.require_actor()
+        async with info.context.container.uow() as uow:
+            return await paginate(
+                lambda p: uow.notifications.of_user(actor.user_id, p.offset, p.limit, unread_only),
+                Notification.of,
+                first,
+                after,
+                None,
+                None,
+            )
+
+    @strawberry.field(description="The last minutes of a session's per-second usage.")
+    async def session_usage(self, info: Info, session_id: strawberry.ID, seconds: int = 300) -> list[UsageSample]:
+        s = await _visible_session(info, session_id)
+        samples = await info.context.container.usage.recent(s.id, max(1, min(seconds, 300)))
+        return [_sample(x) for x in samples]
+
+
+async def _empty() -> tuple[list[object], int]:
+    return [], 0
+
+
+@strawberry.type
+class SessionQueuePosition:
+    session: SessionNode
+    position: QueuePosition
+
+
+async def _my_positions(info: Info) -> list[SessionQueuePosition]:
+    from domain.sessions.capacity_views import queue_position
+
+    actor = info.context.require_actor()
+    flt = SessionFilter(
+        owner_id=actor.user_id, states=frozenset({SessionStateModel.QUEUED, SessionStateModel.PREEMPTED})
+    )
+    async with info.context.container.uow() as uow:
+        mine, _ = await uow.sessions.search(flt, 0, Page.clamp(Page(0, 500)).limit)
+        state = await uow.capacity.snapshot()
+    out = []
+    for s in mine:
+        row = queue_position(state, s.id)
+        if row is not None:
+            out.append(
+                SessionQueuePosition(
+                    session=SessionNode.of(s),
+                    position=QueuePosition(
+                        offering=row.entry.request.offering, position=row.position, length=row.length
+                    ),
+                )
+            )
+    return out
+
+
+async def _visible_session(info: Info, session_id: strawberry.ID) -> object:
+    from api.common.ids import decode
+
+    actor = info.context.require_actor()
+    sid = decode(session_id, "Session", "sessionId")
+    async with info.context.container.uow() as uow:
+        return await sessions.session_get(uow, actor, sid)  # type: ignore[arg-type]
+
+
+def _sample(x: object) -> UsageSample:
+    return UsageSample(
+        at=x.at,
+        cpu_millicores=x.cpu_millicores,
+        memory_mib=x.memory_mib,  # type: ignore[attr-defined]
+        gpu_util_percent=x.gpu_util_percent,
+        gpu_memory_mib=x.gpu_memory_mib,  # type: ignore[attr-defined]
+    )

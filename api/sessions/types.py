@@ -1,0 +1,385 @@
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+import strawberry
+from strawberry import relay
+
+from api.common.money import Credits
+from api.common.nodes import resolve_authorised
+from api.context import Info
+from domain.common.money import cost_micro
+from domain.sessions import services as sessions
+from domain.sessions.model import Expiry as ExpiryModel
+from domain.sessions.model import MountMode as MountModeModel
+from domain.sessions.model import Session as SessionModel
+from domain.sessions.model import SessionKind as SessionKindModel
+from domain.sessions.model import SessionState as SessionStateModel
+from domain.sessions.ports import Notification as NotificationModel
+from domain.volumes import services as volumes
+from domain.volumes.model import Template as TemplateModel
+from domain.volumes.model import Volume as VolumeModel
+from domain.volumes.model import VolumeScope as VolumeScopeModel
+
+SessionState = strawberry.enum(SessionStateModel, name="SessionState")
+SessionKind = strawberry.enum(SessionKindModel, name="SessionKind")
+MountMode = strawberry.enum(MountModeModel, name="MountMode", description="ro = read-only, rw = read-write.")
+VolumeScope = strawberry.enum(VolumeScopeModel, name="VolumeScope")
+
+
+Expiry = strawberry.enum(
+    ExpiryModel, name="Expiry", description="How long a session may live: 1 h, 4 h, 1 d, 7 d, 30 d or no limit."
+)
+
+
+@strawberry.type(description="The standard endpoints of a session, once the cluster reports them.")
+class SessionEndpoints:
+    vscode: str | None
+    jupyterlab: str | None
+    terminal: str | None
+    ssh: str | None
+
+
+@strawberry.type(description="The GPU part of a session: model, limits per card, cards and billing ratio.")
+class SessionGpu:
+    offering_name: str
+    vram_mib: int
+    cores: int
+    cards: int
+    exclusive: bool
+    shared: bool
+    ratio: str
+    kind: str | None = strawberry.field(description="The GPU kind an approving admin assigned, if any.")
+    hourly_cost: Credits
+
+
+@strawberry.type
+class SessionMount:
+    volume_id: strawberry.ID
+    mount_path: str
+    mode: MountMode  # type: ignore[valid-type]
+
+
+@strawberry.type(description="Where the session runs.")
+class SessionPlacement:
+    cluster_id: str
+    node_id: str
+    kind: str
+    card_uuids: list[str]
+    mig_instance_id: str | None
+
+
+@strawberry.type(name="Session", description="An interactive GPU environment or a batch job.")
+class SessionNode(relay.Node):
+    uuid: relay.NodeID[str]
+    name: str
+    kind: SessionKind  # type: ignore[valid-type]
+    state: SessionState  # type: ignore[valid-type]
+    state_reason: str
+    image_reference: str
+    cpu_millicores: int
+    memory_mib: int
+    shm_mib: int
+    disk_gib: int
+    expiry: Expiry  # type: ignore[valid-type]
+    expires_at: datetime | None
+    priority: int
+    preemptible: bool
+    created_at: datetime
+    updated_at: datetime
+    started_at: datetime | None
+    model: strawberry.Private[SessionModel]
+
+    @classmethod
+    def of(cls, s: SessionModel) -> SessionNode:
+        return cls(
+            uuid=str(s.id),
+            name=s.name,
+            kind=s.kind,
+            state=s.state,
+            state_reason=s.state_reason,
+            image_reference=s.image_reference,
+            cpu_millicores=s.cpu_millicores,
+            memory_mib=s.memory_mib,
+            shm_mib=s.shm_mib,
+            disk_gib=s.disk_gib,
+            expiry=s.expiry,
+            expires_at=s.expires_at,
+            priority=s.priority,
+            preemptible=s.preemptible,
+            created_at=s.created_at,
+            updated_at=s.updated_at,
+            started_at=s.started_at,
+            model=s,
+        )
+
+    @classmethod
+    async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False) -> list[Any]:
+        return await resolve_authorised(info, node_ids, sessions.session_get, cls.of)  # type: ignore[arg-type]
+
+    @strawberry.field
+    def owner_id(self) -> strawberry.ID:
+        return strawberry.ID(str(relay.GlobalID("User", str(self.model.owner_id))))
+
+    @strawberry.field
+    def group_id(self) -> strawberry.ID:
+        return strawberry.ID(str(relay.GlobalID("Group", str(self.model.group_id))))
+
+    @strawberry.field
+    def gpu(self) -> SessionGpu | None:
+        g = self.model.gpu
+        if g is None:
+            return None
+        hourly = g.hourly_rate_micro * g.ratio
+        return SessionGpu(
+            offering_name=g.offering_name,
+            vram_mib=g.vram_mib,
+            cores=g.cores,
+            cards=g.cards,
+            exclusive=g.exclusive,
+            shared=g.shared,
+            ratio=f"{g.ratio.numerator}/{g.ratio.denominator}",
+            kind=g.forced_kind,
+            hourly_cost=Credits.of(hourly.numerator // hourly.denominator),
+        )
+
+    @strawberry.field
+    def endpoints(self) -> SessionEndpoints:
+        e = self.model.endpoints
+        return SessionEndpoints(vscode=e.vscode, jupyterlab=e.jupyterlab, terminal=e.terminal, ssh=e.ssh)
+
+    @strawberry.field
+    def mounts(self) -> list[SessionMount]:
+        return [
+            SessionMount(
+                volume_id=strawberry.ID(str(relay.GlobalID("Volume", str(m.volume_id)))),
+                mount_path=m.mount_path,
+                mode=m.mode,
+            )
+            for m in self.model.mounts
+        ]
+
+    @strawberry.field
+    def placement(self) -> SessionPlacement | None:
+        p = self.model.placement
+        if not p:
+            return None
+        shares = p.get("shares", [])
+        return SessionPlacement(
+            cluster_id=p["cluster_id"],
+            node_id=p["node_id"],
+            kind=p["kind"],
+            card_uuids=[s["card_uuid"] for s in shares],
+            mig_instance_id=next((s.get("mig_instance_id") for s in shares if s.get("mig_instance_id")), None),
+        )
+
+    @strawberry.field(description="Seconds left before expiry (null when it never expires).")
+    def remaining_seconds(self, info: Info) -> int | None:
+        left = self.model.remaining(info.context.container.clock.now())
+        return None if left is None else int(left.total_seconds())
+
+    @strawberry.field(description="True from 90 % of the time to expiry elapsed.")
+    def expiry_warning(self, info: Info) -> bool:
+        return self.model.expiry_warning(info.context.container.clock.now())
+
+    @strawberry.field(description="Seconds spent RUNNING (what is billed).")
+    def running_seconds(self, info: Info) -> int:
+        return self.model.running_seconds(info.context.container.clock.now())
+
+    @strawberry.field(
+        description="Credits owed so far for the seconds it ran (charged at pause, stop and by metering)."
+    )
+    def cost_so_far(self, info: Info) -> Credits:
+        g = self.model.gpu
+        if g is None:
+            return Credits.of(0)
+        return Credits.of(
+            cost_micro(g.hourly_rate_micro, g.ratio, self.model.running_seconds(info.context.container.clock.now()))
+        )
+
+    @strawberry.field(description="Credits charged to the wallet so far.")
+    def charged(self) -> Credits:
+        return Credits.of(self.model.charged_micro)
+
+    @strawberry.field(description="Place in the queue while QUEUED.")
+    async def queue_position(self, info: Info) -> QueuePosition | None:
+        if self.model.state not in (SessionStateModel.QUEUED, SessionStateModel.PREEMPTED):
+            return None
+        from domain.sessions.capacity_views import queue_position
+
+        async with info.context.container.uow() as uow:
+            state = await uow.capacity.snapshot()
+        row = queue_position(state, self.model.id)
+        return (
+            QueuePosition(offering=row.entry.request.offering, position=row.position, length=row.length)
+            if row
+            else None
+        )
+
+
+@strawberry.type
+class QueuePosition:
+    offering: str
+    position: int = strawberry.field(description="1 = next in line.")
+    length: int
+
+
+@strawberry.type(name="Volume", description="Persistent storage: personal or shared by a group; free of credits.")
+class VolumeNode(relay.Node):
+    uuid: relay.NodeID[str]
+    name: str
+    scope: VolumeScope  # type: ignore[valid-type]
+    storage_class: str
+    size_mib: int
+    member_mode: MountMode  # type: ignore[valid-type]
+    created_at: datetime
+    model: strawberry.Private[VolumeModel]
+
+    @classmethod
+    def of(cls, v: VolumeModel) -> VolumeNode:
+        return cls(
+            uuid=str(v.id),
+            name=v.name,
+            scope=v.scope,
+            storage_class=v.storage_class,
+            size_mib=v.size_mib,
+            member_mode=v.member_mode,
+            created_at=v.created_at,
+            model=v,
+        )
+
+    @classmethod
+    async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False) -> list[Any]:
+        return await resolve_authorised(info, node_ids, volumes.volume_get, cls.of)  # type: ignore[arg-type]
+
+    @strawberry.field(description="The widest mode you may mount it with (null: you may not).")
+    def my_mount_mode(self, info: Info) -> MountMode | None:  # type: ignore[valid-type]
+        from domain.volumes.model import allowed_mount_mode
+
+        actor = info.context.actor
+        return allowed_mount_mode(actor, self.model) if actor else None
+
+    @strawberry.field
+    def group_id(self) -> strawberry.ID | None:
+        g = self.model.group_id
+        return strawberry.ID(str(relay.GlobalID("Group", str(g)))) if g else None
+
+
+@strawberry.type
+class TemplateMount:
+    volume_id: strawberry.ID
+    mount_path: str
+    mode: MountMode  # type: ignore[valid-type]
+
+
+@strawberry.type(name="Template", description="A group's saved session recipe.")
+class TemplateNode(relay.Node):
+    uuid: relay.NodeID[str]
+    name: str
+    description: str
+    created_at: datetime
+    env: strawberry.scalars.JSON
+    shm_mib: int | None
+    cpu_millicores: int | None
+    memory_mib: int | None
+    model: strawberry.Private[TemplateModel]
+
+    @classmethod
+    def of(cls, t: TemplateModel) -> TemplateNode:
+        return cls(
+            uuid=str(t.id),
+            name=t.name,
+            description=t.description,
+            created_at=t.created_at,
+            env=dict(t.env),
+            shm_mib=t.shm_mib,
+            cpu_millicores=t.cpu_millicores,
+            memory_mib=t.memory_mib,
+            model=t,
+        )
+
+    @classmethod
+    async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False) -> list[Any]:
+        actor = info.context.actor
+        out: list[Any] = []
+        async with info.context.container.uow() as uow:
+            for raw in node_ids:
+                try:
+                    from uuid import UUID
+
+                    t = await uow.templates.get(UUID(raw))
+                except ValueError:
+                    t = None
+                visible = (
+                    t is not None and actor is not None and (actor.is_super_admin or t.group_id in actor.group_roles)
+                )
+                out.append(cls.of(t) if visible and t else None)
+        return out
+
+    @strawberry.field
+    def group_id(self) -> strawberry.ID:
+        return strawberry.ID(str(relay.GlobalID("Group", str(self.model.group_id))))
+
+    @strawberry.field
+    def image_id(self) -> strawberry.ID:
+        return strawberry.ID(str(relay.GlobalID("Image", str(self.model.image_id))))
+
+    @strawberry.field
+    def preset_id(self) -> strawberry.ID | None:
+        p = self.model.preset_id
+        return strawberry.ID(str(relay.GlobalID("Preset", str(p)))) if p else None
+
+    @strawberry.field
+    def offering_id(self) -> strawberry.ID | None:
+        o = self.model.offering_id
+        return strawberry.ID(str(relay.GlobalID("Offering", str(o)))) if o else None
+
+    @strawberry.field
+    def mounts(self) -> list[TemplateMount]:
+        return [
+            TemplateMount(
+                volume_id=strawberry.ID(str(relay.GlobalID("Volume", str(m.volume_id)))),
+                mount_path=m.mount_path,
+                mode=m.mode,
+            )
+            for m in self.model.mounts
+        ]
+
+
+@strawberry.type(description="Budget warnings, expiry warnings, auto-pause, preemption and other news for you.")
+class Notification:
+    id: strawberry.ID
+    kind: str
+    message: str
+    created_at: datetime
+    read_at: datetime | None
+    session_id: strawberry.ID | None
+
+    @classmethod
+    def of(cls, n: NotificationModel) -> Notification:
+        return cls(
+            id=strawberry.ID(str(n.id)),
+            kind=n.kind,
+            message=n.message,
+            created_at=n.created_at,
+            read_at=n.read_at,
+            session_id=strawberry.ID(str(relay.GlobalID("Session", str(n.session_id)))) if n.session_id else None,
+        )
+
+
+@strawberry.type(description="One per-second usage sample of a session.")
+class UsageSample:
+    at: datetime
+    cpu_millicores: int
+    memory_mib: int
+    gpu_util_percent: float
+    gpu_memory_mib: int
+
+
+@strawberry.type
+class StorageClass:
+    name: str
+    description: str
+    is_default: bool
