@@ -31,8 +31,10 @@ What behaves as in Kubernetes:
 
 Test hooks: `fail_next()` injects errors (e.g. 500, 429) for matching requests, `requests` logs
 every request, `writes()` counts mutations, `admission` holds callables that may refuse a
-create (the gshare-sessions ValidatingAdmissionPolicy is modelled this way), and `tokens` maps
-bearer tokens to user names (requests without a known token are anonymous).
+create (the gshare-sessions ValidatingAdmissionPolicy is modelled this way), `authorizer` may
+refuse a request by user, verb, group, resource and namespace (see `tests.k8s.rbac`, which
+enforces the RBAC manifests in deploy/), and `tokens` maps bearer tokens to user names
+(requests without a known token are anonymous).
 """
 
 from __future__ import annotations
@@ -345,6 +347,8 @@ class KubeApiServer:
         self.requests: list[RequestRecord] = []
         self.tokens: dict[str, str] = {}
         self.admission: list[Callable[[str, ResourceType, JSON], str | None]] = []
+        # (user, verb, group, resource[/subresource], namespace) -> allowed; None allows all.
+        self.authorizer: Callable[[str, str, str, str, str], bool] | None = None
         self._runner: web.AppRunner | None = None
         self.url = ""
         for ns in namespaces:
@@ -532,6 +536,17 @@ class KubeApiServer:
         if sub not in (None, "status", "binding") or (sub == "status" and not rt.status_subresource):
             raise ApiError(404, "NotFound", f"{rt.plural}/{sub} is not a known subresource")
 
+        if self.authorizer is not None:
+            verb = _verb(method, name, query)
+            resource = f"{rt.plural}/{sub}" if sub else rt.plural
+            if not self.authorizer(user, verb, rt.group, resource, namespace):
+                target = f' in the namespace "{namespace}"' if namespace else " at the cluster scope"
+                raise ApiError(
+                    403,
+                    "Forbidden",
+                    f'{resource}{"." + rt.group if rt.group else ""} is forbidden: User "{user}" cannot '
+                    f'{verb} resource "{resource}" in API group "{rt.group}"{target}',
+                )
         manager = query.get("fieldManager") or request.headers.get("User-Agent", "unknown").split("/")[0]
         if name is None:
             if method == "GET":
@@ -1316,6 +1331,16 @@ class KubeApiServer:
         with contextlib.suppress(ConnectionResetError, RuntimeError):
             await response.write_eof()
         return response
+
+
+def _verb(method: str, name: str | None, query: dict[str, str]) -> str:
+    if method == "GET":
+        if _flag(query, "watch"):
+            return "watch"
+        return "get" if name else "list"
+    if method == "DELETE":
+        return "delete" if name else "deletecollection"
+    return {"POST": "create", "PUT": "update", "PATCH": "patch"}.get(method, method.lower())
 
 
 def _flag(query: dict[str, str], name: str) -> bool:
