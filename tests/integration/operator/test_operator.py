@@ -510,3 +510,10 @@ async def test_a_new_operator_rendering_does_not_restart_running_sessions(
     await second.controller.wait_idle()
     assert cluster.get("pods", "s-upgrade", NS)["metadata"]["uid"] == uid
     assert len(receiver.session_reports("s-upgrade")) == reports
+
+
+async def test_inventory_is_also_sent_periodically(operators: OperatorFactory, receiver: Receiver) -> None:
+    await operators.start(inventory_interval=0.3)
+    await eventually(lambda: len(receiver.inventories()) >= 3, message="periodic inventory")
+    fingerprints = {r["fingerprint"] for r in receiver.inventories()}
+    assert len(fingerprints) == 1  # nothing changed: sent because of the interval
