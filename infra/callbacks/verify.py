@@ -131,21 +131,27 @@ class InMemoryClusterKeyStore:
 
 
 class InMemoryReplayCache:
-    """Single-process replay cache; entries are dropped once their token has expired."""
+    """Single-process replay cache; entries are dropped once their token has expired.
 
-    def __init__(self, clock: Callable[[], float] = time.time, leeway: int = 60) -> None:
+    Expired entries are swept at most once per `sweep_interval` seconds, so a burst of
+    callbacks costs O(1) each.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.time, sweep_interval: float = 10.0) -> None:
         self._seen: dict[tuple[str, str], int] = {}
         self._clock = clock
-        self._leeway = leeway
+        self._sweep_interval = sweep_interval
+        self._next_sweep = 0.0
         self._lock = threading.Lock()
 
     async def remember(self, cluster_id: str, jti: str, expires_at: int) -> bool:
         now = self._clock()
         with self._lock:
-            if len(self._seen) > 1024:
-                self._seen = {k: exp for k, exp in self._seen.items() if exp + self._leeway >= now}
+            if now >= self._next_sweep:
+                self._seen = {k: exp for k, exp in self._seen.items() if exp >= now}
+                self._next_sweep = now + self._sweep_interval
             key = (cluster_id, jti)
-            if key in self._seen:
+            if key in self._seen and self._seen[key] >= now:
                 return False
             self._seen[key] = expires_at
             return True
