@@ -239,7 +239,9 @@ class LedgerTransferType:
     destination: AccountRefType
     amount: Credits
     created_at: datetime
-    idempotency_key: str
+    idempotency_key: str = strawberry.field(
+        description="The key the client sent (for an admin's movement), or the system's key (refills, metering)."
+    )
     memo: str
     actor_id: relay.GlobalID | None = strawberry.field(description="The User who moved it; null for system operations.")
     hold_id: relay.GlobalID | None = strawberry.field(description="The CreditHold a charge was taken against.")
@@ -258,7 +260,7 @@ class LedgerTransferType:
             destination=AccountRefType.of(t.destination),
             amount=Credits.of(t.amount_micro),
             created_at=t.created_at,
-            idempotency_key=t.idempotency_key,
+            idempotency_key=_client_key(t),
             memo=t.memo,
             actor_id=to_global("User", t.actor_id) if t.actor_id else None,
             hold_id=to_global("CreditHold", t.hold_id) if t.hold_id else None,
@@ -266,6 +268,12 @@ class LedgerTransferType:
             attributed_group_id=to_global("Group", a.group_id) if a.group_id else None,
             attributed_organization_id=to_global("Organization", a.organization_id) if a.organization_id else None,
         )
+
+
+def _client_key(t: Transfer) -> str:
+    """Keys people send are stored in their own namespace (`<user id>:<key>`); show what they sent."""
+    prefix = f"{t.actor_id}:"
+    return t.idempotency_key.removeprefix(prefix) if t.actor_id else t.idempotency_key
 
 
 @strawberry.type(name="LedgerTransferEdge")
