@@ -503,6 +503,7 @@ async def session_create(svc: SessionServices, actor: Actor, req: SessionRequest
     s = resolved.session
     if s.gpu is not None:
         s = await _reserve(svc, s, resolved.chain)
+    reserved = s.hold_id
     effects = _Effects()
     try:
         async with svc.uow() as uow:
@@ -521,8 +522,8 @@ async def session_create(svc: SessionServices, actor: Actor, req: SessionRequest
             _publish_session(uow, s)
             await uow.commit()
     except BaseException:
-        if s.hold_id is not None:
-            await credits.release_hold(svc.ledger, svc.clock, hold_id=s.hold_id)
+        if reserved is not None:
+            await credits.release_hold(svc.ledger, svc.clock, hold_id=reserved)
         raise
     await _run_effects(svc, effects)
     return s
@@ -551,12 +552,21 @@ async def _place_new(
         effects.apply.append(s.id)
     else:
         s = replace(s, state=S.QUEUED, queued_at=svc.clock.now(), state_reason="waiting for capacity")
+        s = _drop_hold(s, effects)
     await uow.sessions.add(s)
     await _apply_admission_side_effects(svc, uow, state, admission.preempted, admission.also_admitted, effects)
     await uow.capacity.save(state)
     uow.publish_after_commit(CAPACITY_TOPIC, {"reason": "placement"})
     uow.publish_after_commit(QUEUE_TOPIC, {"reason": "placement"})
     return s
+
+
+def _drop_hold(s: Session, effects: _Effects) -> Session:
+    """A queued request holds no credits while it waits (step 6 proved the wallet could pay);
+    the drain that admits it reserves again with fresh numbers."""
+    if s.hold_id is not None:
+        effects.release_holds.append(s.hold_id)
+    return replace(s, hold_id=None)
 
 
 def _with_placement(s: Session, allocation: Allocation, now: datetime) -> Session:
@@ -666,7 +676,8 @@ async def _hand_off(svc: SessionServices, session_id: UUID) -> None:
 
 
 async def _recheck_readmitted(svc: SessionServices, session_id: UUID) -> None:
-    """A queued request admitted by a drain passes steps 4 and 5 again with fresh numbers."""
+    """A queued request admitted by a drain passes steps 4, 5 and 6 again with fresh numbers;
+    if one refuses now, the session stops with that step's reason and frees its place."""
     async with svc.uow() as uow:
         s = await uow.sessions.get(session_id)
         if s is None or s.state != S.SCHEDULED or s.gpu is None:
@@ -684,6 +695,19 @@ async def _recheck_readmitted(svc: SessionServices, session_id: UUID) -> None:
         gate = await credits.evaluate_budget_gate(svc.budgets, svc.ledger, chain, svc.clock.now())
         if not gate.allowed:
             reason = f"step 5 (budget gate): {gate.message}"
+    if reason is None and s.hold_id is None:
+        try:
+            held = await _reserve(svc, s, chain)
+        except AdmissionRefused as exc:
+            reason = exc.message
+        else:
+            async with svc.uow() as uow:
+                current = await uow.sessions.get(session_id, for_update=True)
+                if current is not None and current.hold_id is None:
+                    await uow.sessions.update(replace(current, hold_id=held.hold_id, hold_seq=held.hold_seq))
+                    await uow.commit()
+                elif held.hold_id is not None:
+                    await credits.release_hold(svc.ledger, svc.clock, hold_id=held.hold_id)
     if reason is not None:
         await _fail(svc, session_id, reason)
 
@@ -773,6 +797,7 @@ async def session_resume(svc: SessionServices, actor: Actor, session_id: UUID) -
             except DomainError as exc:
                 raise _refuse(5, exc) from exc
         s = await _reserve(svc, s, chain)
+    reserved = s.hold_id if s.gpu is not None else None
     effects = _Effects()
     try:
         async with svc.uow() as uow:
@@ -803,7 +828,7 @@ async def session_resume(svc: SessionServices, actor: Actor, session_id: UUID) -
                     s = _with_placement(s, admission.allocation, svc.clock.now())
                     effects.apply.append(s.id)
                 else:
-                    s = s.transition(S.QUEUED, svc.clock.now(), "waiting for capacity")
+                    s = _drop_hold(s.transition(S.QUEUED, svc.clock.now(), "waiting for capacity"), effects)
                 await uow.sessions.update(s)
                 await _apply_admission_side_effects(
                     svc, uow, state, admission.preempted, admission.also_admitted, effects
@@ -814,8 +839,8 @@ async def session_resume(svc: SessionServices, actor: Actor, session_id: UUID) -
             _publish_session(uow, s)
             await uow.commit()
     except BaseException:
-        if s.hold_id is not None and s.gpu is not None:
-            await credits.release_hold(svc.ledger, svc.clock, hold_id=s.hold_id)
+        if reserved is not None:
+            await credits.release_hold(svc.ledger, svc.clock, hold_id=reserved)
         raise
     await _run_effects(svc, effects)
     return s
@@ -966,7 +991,7 @@ async def session_approve(
                 s = _with_placement(replace(s, state=S.PENDING_APPROVAL), admission.allocation, now)
                 effects.apply.append(s.id)
             else:
-                s = s.transition(S.QUEUED, now, "approved; waiting for capacity")
+                s = _drop_hold(s.transition(S.QUEUED, now, "approved; waiting for capacity"), effects)
             await uow.sessions.update(s)
             await _apply_admission_side_effects(svc, uow, state, admission.preempted, admission.also_admitted, effects)
             await uow.capacity.save(state)

@@ -188,7 +188,7 @@ async def test_step7_no_room_queues_instead_of_refusing(container: Any, runtime:
                                                 vram_mib=183_000, min_cuda="12.0", hourly_rate_micro=1_000_000)
         await uow.commit()
     s = await sessions.session_create(c.sessions, sc.actor, gpu_request(cat, offering_id=nowhere.id))
-    assert s.state == SessionState.QUEUED and s.hold_id is not None
+    assert s.state == SessionState.QUEUED and s.hold_id is None  # a waiting request holds no credits
     await sessions.session_stop(c.sessions, sc.actor, s.id)
     b = (await c.credits.ledger.balances([AccountRef.user(sc.user)]))[AccountRef.user(sc.user)]
     assert b.held_micro == 0 and b.balance_micro == 50_000_000
