@@ -9,7 +9,7 @@ import { SignIn } from "../auth/SignIn";
 import { QueryState } from "../common/ui";
 import { useT } from "../i18n";
 
-const Dashboard = lazy(() => import("../dashboard/DashboardPage"));
+import Dashboard from "../dashboard/DashboardPage";
 const Tokens = lazy(() => import("../tokens/TokensPage"));
 const MyImages = lazy(() => import("../images/MyImagesPage"));
 const Organizations = lazy(() => import("../admin/organizations/OrganizationsPage"));

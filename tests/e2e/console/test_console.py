@@ -1,0 +1,157 @@
+"""The console in chromium: an admin signs in, creates an organisation and a member, a refused
+mutation shows its reason next to the field, the member signs in in a second browser context,
+and the dashboard renders in Korean and in English. Screenshots of each main screen."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.serve import Served
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
+
+MEMBER = "e2e-member"
+MEMBER_PASSWORD = "member-password-4711"
+ORG = "Physics Department E2E"
+
+
+def sign_in(page: Any, url: str, username: str, password: str, *, labels: tuple[str, str, str]) -> None:
+    user_label, password_label, button = labels
+    page.goto(url + "/")
+    page.get_by_label(user_label, exact=True).fill(username)
+    page.get_by_label(password_label, exact=True).fill(password)
+    page.get_by_role("button", name=button, exact=True).click()
+    page.get_by_test_id("dashboard").wait_for()
+
+
+def shot(page: Any, screenshots: Path, name: str) -> None:
+    page.wait_for_load_state("networkidle")
+    page.screenshot(path=str(screenshots / f"{name}.png"), full_page=True)
+
+
+def field_error(page: Any, label: str) -> str:
+    """The error text Mantine ties to an input (aria-describedby), i.e. shown next to it."""
+    field = page.get_by_role("dialog").get_by_label(label, exact=True)
+    assert field.get_attribute("aria-invalid") == "true"
+    ids = (field.get_attribute("aria-describedby") or "").split()
+    texts = [page.locator(f"[id='{i}']").inner_text() for i in ids if page.locator(f"[id='{i}']").count()]
+    return " ".join(texts)
+
+
+def test_admin_and_member_in_two_languages(browser: Any, served: Served, screenshots: Path) -> None:
+    url = served.url
+    admin_ctx = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
+    admin = admin_ctx.new_page()
+    errors: list[str] = []
+    admin.on("pageerror", lambda e: errors.append(str(e)))
+
+    # A wrong password is refused next to the field, in words.
+    admin.goto(url + "/")
+    shot(admin, screenshots, "sign-in")
+    admin.get_by_label("Username", exact=True).fill("admin")
+    admin.get_by_label("Password", exact=True).fill("not-the-password")
+    admin.get_by_role("button", name="Sign in", exact=True).click()
+    admin.get_by_text("Wrong username or password").wait_for()
+
+    sign_in(admin, url, "admin", served.admin_password, labels=("Username", "Password", "Sign in"))
+    assert admin.get_by_test_id("admin-nav").is_visible()
+    admin.get_by_test_id("live-badge").wait_for()
+    shot(admin, screenshots, "dashboard-admin-en")
+
+    # Create an organisation.
+    admin.get_by_test_id("nav-/admin/organizations").click()
+    admin.get_by_test_id("org-add").click()
+    dialog = admin.get_by_role("dialog")
+    dialog.get_by_label("Name", exact=True).fill(ORG)
+    dialog.get_by_label("Slug", exact=True).fill("physics-e2e")
+    dialog.get_by_role("button", name="Save").click()
+    dialog.wait_for(state="hidden")
+    admin.get_by_role("link", name=ORG).wait_for()
+    shot(admin, screenshots, "organizations")
+
+    # The same name again is refused, and the reason sits under the Name field.
+    admin.get_by_test_id("org-add").click()
+    dialog = admin.get_by_role("dialog")
+    dialog.get_by_label("Name", exact=True).fill(ORG)
+    dialog.get_by_role("button", name="Save").click()
+    dialog.get_by_text(re.compile("Already exists")).wait_for()
+    assert "Already exists" in field_error(admin, "Name")
+    shot(admin, screenshots, "refusal-next-to-field")
+    dialog.get_by_role("button", name="Cancel").click()
+
+    # Create a member in it, from the organisation's page.
+    admin.get_by_role("link", name=ORG).click()
+    admin.get_by_role("tab", name="Users").click()
+    admin.get_by_test_id("user-add").click()
+    dialog = admin.get_by_role("dialog")
+    dialog.get_by_label("Username", exact=True).fill(MEMBER)
+    dialog.get_by_label("E-mail", exact=True).fill("member@example.org")
+    dialog.get_by_label("Display name", exact=True).fill("E2E Member")
+    dialog.get_by_label("Password", exact=True).fill(MEMBER_PASSWORD)
+    dialog.get_by_test_id("user-create-submit").click()
+    dialog.wait_for(state="hidden")
+    admin.get_by_role("link", name=MEMBER).wait_for()
+    shot(admin, screenshots, "organization-users")
+    admin.get_by_role("tab", name="Groups").click()
+    admin.get_by_role("cell", name=re.compile("Default")).first.wait_for()
+    shot(admin, screenshots, "organization-groups")
+
+    # The member's page: memberships and roles.
+    admin.get_by_test_id("nav-/admin/users").click()
+    admin.get_by_role("link", name=MEMBER).click()
+    admin.get_by_text("Group memberships").wait_for()
+    shot(admin, screenshots, "user-detail")
+
+    # Every other main admin screen renders.
+    for path, name, marker in [
+        ("/admin/users", "users", "E2E Member"),
+        ("/admin/catalog/offerings", "catalog-offerings", "Minimum CUDA"),
+        ("/admin/catalog/presets", "catalog-presets", "Hourly cost"),
+        ("/admin/catalog/registries", "catalog-registries", "New registry"),
+        ("/admin/catalog/images", "catalog-images", "Add image"),
+        ("/admin/audit", "audit-log", "organizationCreate"),
+    ]:
+        admin.goto(f"{url}/#{path}")
+        admin.get_by_text(marker).first.wait_for()
+        shot(admin, screenshots, name)
+
+    # The member, in a second context whose browser prefers Korean.
+    member_ctx = browser.new_context(locale="ko-KR", viewport={"width": 1280, "height": 800})
+    member = member_ctx.new_page()
+    member.on("pageerror", lambda e: errors.append(str(e)))
+    sign_in(member, url, MEMBER, MEMBER_PASSWORD, labels=("사용자 이름", "비밀번호", "로그인"))
+    member.get_by_role("heading", name="대시보드").wait_for()
+    member.get_by_text("E2E Member님, 환영합니다").wait_for()
+    assert member.get_by_test_id("admin-nav").count() == 0
+    assert member.get_by_test_id("nav-/admin/organizations").count() == 0
+    shot(member, screenshots, "dashboard-member-ko")
+
+    # Switch to English without a reload.
+    member.get_by_test_id("language-switch").get_by_text("English").click()
+    member.get_by_role("heading", name="Dashboard").wait_for()
+    member.get_by_text("Welcome, E2E Member").wait_for()
+    shot(member, screenshots, "dashboard-member-en")
+
+    # The member's tokens: the secret is shown once.
+    member.get_by_test_id("nav-/tokens").click()
+    member.get_by_label("Name", exact=True).fill("laptop")
+    member.get_by_role("button", name="Create token").click()
+    secret = member.get_by_test_id("token-secret")
+    secret.wait_for()
+    assert secret.inner_text().startswith("gsp_")
+    shot(member, screenshots, "tokens-secret")
+    member.get_by_role("button", name="I have stored it").click()
+    member.get_by_role("cell", name="laptop").wait_for()
+    shot(member, screenshots, "tokens")
+
+    member.get_by_test_id("nav-/images").click()
+    member.get_by_test_id("image-add").wait_for()
+    shot(member, screenshots, "my-images")
+
+    assert errors == []
+    member_ctx.close()
+    admin_ctx.close()
