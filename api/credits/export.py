@@ -93,7 +93,7 @@ def ledger_csv_route(container: Container) -> Route:
         try:
             query = transfer_query(
                 _account(params),
-                _enum(params.get("kind"), TransferKind, "kind"),  # type: ignore[arg-type]
+                _enum(params.get("kind"), TransferKind, "kind"),
                 _time(params.get("since"), "since"),
                 _time(params.get("until"), "until"),
                 limit=EXPORT_PAGE,

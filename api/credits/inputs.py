@@ -156,9 +156,9 @@ class RefillScheduleCreateInput:
     members_of_group_id: strawberry.ID | None = strawberry.field(
         default=None, description="Instead of `target`: every member of this group (the source must be the group)."
     )
-    mode: RefillMode = RefillMode.GRANT  # type: ignore[valid-type,attr-defined]
+    mode: RefillMode = RefillMode.GRANT  # type: ignore[valid-type]
     amount_micro: BigInt = strawberry.field(description="GRANT: added each period; TOP_UP: the balance to reach.")
-    cadence: RefillCadence = RefillCadence.MONTHLY  # type: ignore[valid-type,attr-defined]
+    cadence: RefillCadence = RefillCadence.MONTHLY  # type: ignore[valid-type]
     anchor_day: int = strawberry.field(default=1, description="Weekly: 0 = Monday … 6; monthly: 1 … 28.")
     memo: str = ""
 
@@ -174,7 +174,7 @@ class BudgetSetInput:
     scope: ScopeInput
     limit_micro: BigInt = strawberry.field(description="The credit limit per period, in micro-credits.")
     action: BudgetAction  # type: ignore[valid-type]
-    period: BudgetPeriod = BudgetPeriod.MONTHLY  # type: ignore[valid-type,attr-defined]
+    period: BudgetPeriod = BudgetPeriod.MONTHLY  # type: ignore[valid-type]
     alert_thresholds: list[int] = strawberry.field(
         default_factory=lambda: list(DEFAULT_THRESHOLDS), description="Increasing percentages, 1–1000."
     )

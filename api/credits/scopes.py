@@ -35,7 +35,7 @@ async def scope_chain(info: Info, user_id: strawberry.ID | None, group_id: straw
         gid = decode(group_id, "Group", "groupId")
         if gid not in groups:
             raise NotFoundError("group", "groupId")
-    elif user.active_group_id in groups:
+    elif user.active_group_id is not None and user.active_group_id in groups:
         gid = user.active_group_id
     elif groups:
         gid = min(groups, key=str)
