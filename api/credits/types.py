@@ -23,7 +23,7 @@ from domain.credits.budgets import Budget as BudgetModel
 from domain.credits.budgets import BudgetAction as BudgetActionModel
 from domain.credits.budgets import BudgetGateResult, BudgetScope, BudgetScopeKind, BudgetStatus
 from domain.credits.model import AccountKind as AccountKindModel
-from domain.credits.model import AccountRef, Balance, Hold, Period, Transfer
+from domain.credits.model import AccountRef, Balance, Hold, Period, Transfer, period_bounds
 from domain.credits.model import HoldStatus as HoldStatusModel
 from domain.credits.model import TransferKind as TransferKindModel
 from domain.credits.refills import RefillCadence as RefillCadenceModel
@@ -409,8 +409,6 @@ class BudgetNode(relay.Node):
 
     @strawberry.field(description="Spend in the current period against the limit.")
     async def status(self, info: Info) -> BudgetStatusType:
-        from domain.credits.model import period_bounds
-
         actor = info.context.require_actor()
         c = info.context.container
         start, end = period_bounds(self.model.period, c.clock.now())
@@ -472,9 +470,12 @@ class RefillScheduleNode(relay.Node):
         for raw in node_ids:
             try:
                 s = await c.credits.refills.get(UUID(raw))
-                ok = s is not None and actor is not None
-                ok = ok and await credits.is_admin_of_account(actor, c.credits.directory, s.source)  # type: ignore[arg-type,union-attr]
-                out.append(cls.of(s) if ok and s is not None else None)
+                visible = (
+                    s is not None
+                    and actor is not None
+                    and await credits.is_admin_of_account(actor, c.credits.directory, s.source)
+                )
+                out.append(cls.of(s) if visible and s is not None else None)
             except (DomainError, ValueError):
                 out.append(None)
         return out
