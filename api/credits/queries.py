@@ -190,7 +190,8 @@ class CreditsQuery:
 
     @strawberry.field(
         description="Ledger history, newest first: the transfers of one account (any viewer of it), or of "
-        "every account (super_admin only). Filters: transfer kind, period [since, until)."
+        "every account (super_admin only). Filters: transfer kind, period [since, until). The same history "
+        "is exported as CSV by GET /exports/ledger.csv with the same filters."
     )
     async def ledger_history(
         self,

@@ -233,7 +233,9 @@ class AccountNode(relay.Node):
 @strawberry.type(name="LedgerTransfer", description="One movement of credits between two accounts.")
 class LedgerTransferType:
     id: strawberry.ID = strawberry.field(description="The transfer's UUID.")
-    seq: BigInt = strawberry.field(description="Position in the ledger (newest is highest); 0 when not yet read back.")
+    seq: BigInt | None = strawberry.field(
+        description="Position in the ledger (newest is highest); null in mutation payloads (read it from ledgerHistory)."
+    )
     kind: TransferKind  # type: ignore[valid-type]
     source: AccountRefType
     destination: AccountRefType
@@ -250,11 +252,11 @@ class LedgerTransferType:
     attributed_organization_id: relay.GlobalID | None
 
     @classmethod
-    def of(cls, t: Transfer, seq: int = 0) -> LedgerTransferType:
+    def of(cls, t: Transfer, seq: int | None = None) -> LedgerTransferType:
         a = t.attribution
         return cls(
             id=strawberry.ID(str(t.id)),
-            seq=BigInt(seq),
+            seq=BigInt(seq) if seq is not None else None,
             kind=t.kind,
             source=AccountRefType.of(t.source),
             destination=AccountRefType.of(t.destination),
