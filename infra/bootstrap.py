@@ -50,6 +50,13 @@ class Container:
         await self.engine.dispose()
 
 
+def _semaphore(slots: int) -> Any:
+    import asyncio
+
+    semaphore = asyncio.Semaphore(slots)
+    return lambda: semaphore
+
+
 def build_container(
     settings: Settings,
     database_url: str,
@@ -59,7 +66,9 @@ def build_container(
 ) -> Container:
     from infra.usage import InProcessUsageStore, RedisUsageStore
 
-    engine = make_engine(database_url)
+    engine = make_engine(
+        database_url, pool_size=settings.database_pool_size, max_overflow=settings.database_max_overflow
+    )
     bus: EventBus = events or (RedisEventBus(settings.redis_url) if settings.redis_url else InProcessEventBus())
     uow = SqlUnitOfWorkFactory(make_sessionmaker(engine), bus)
     the_clock = clock or SystemClock()
@@ -77,6 +86,7 @@ def build_container(
         clusters=clusters,
         hold_window_seconds=settings.hold_window_seconds,
         public_url=settings.own_origin(),
+        admission_gate=_semaphore(settings.admission_concurrency),
     )
     return Container(
         settings=settings,

@@ -38,6 +38,11 @@ class Settings(BaseSettings):
     simulated_cluster: bool | None = Field(default=None, description="default: on in embedded mode")
     simulated_start_delay: float = Field(default=2.0, description="seconds a simulated pod takes to start")
     hold_window_seconds: int = Field(default=3600, description="how far ahead a session's credit hold reaches")
+    admission_concurrency: int = Field(
+        default=8, description="admissions in flight per process (the rest wait in line)"
+    )
+    database_pool_size: int = 10
+    database_max_overflow: int = 20
 
     bootstrap_admin_password: SecretStr | None = None
     secret_key: SecretStr | None = Field(

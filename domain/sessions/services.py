@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from fractions import Fraction
@@ -116,6 +117,12 @@ class SessionServices:
     clusters: ClusterRegistry
     hold_window_seconds: int = 3600
     public_url: str = "http://127.0.0.1:8000"
+    # bounds how many admissions run at once in this process (each uses a few database
+    # connections while it waits for the capacity lock); None = unbounded
+    admission_gate: Callable[[], AbstractAsyncContextManager[object]] | None = None
+
+    def gate(self) -> AbstractAsyncContextManager[object]:
+        return self.admission_gate() if self.admission_gate is not None else nullcontext()
 
 
 @dataclass(frozen=True)
@@ -470,11 +477,16 @@ def _gpu_request(s: Session, clusters: frozenset[str] | None) -> GpuRequest:
 
 
 def hold_estimate(svc: SessionServices, s: Session) -> int:
+    """rate × ratio × the shorter of the time left before expiry and the hold window; a new
+    session counts its whole chosen expiry (the clock has not started)."""
     g = s.gpu
     assert g is not None
     remaining = None
     if s.expires_at is not None:
-        remaining = max(60, int((s.expires_at - svc.clock.now()).total_seconds()))
+        if s.hold_seq == 0 and s.expiry.duration is not None:
+            remaining = int(s.expiry.duration.total_seconds())
+        else:
+            remaining = max(60, int((s.expires_at - svc.clock.now()).total_seconds()))
     return credits.estimate_hold_micro(g.hourly_rate_micro, g.ratio, remaining, svc.hold_window_seconds)
 
 
@@ -498,6 +510,11 @@ async def _reserve(svc: SessionServices, s: Session, chain: ScopeChain) -> Sessi
 
 async def session_create(svc: SessionServices, actor: Actor, req: SessionRequest) -> Session:
     access.require_writable(actor)
+    async with svc.gate():
+        return await _session_create(svc, actor, req)
+
+
+async def _session_create(svc: SessionServices, actor: Actor, req: SessionRequest) -> Session:
     async with svc.uow() as uow:
         resolved = await _resolve(svc, uow, actor, req)
     s = resolved.session
@@ -768,6 +785,11 @@ async def session_pause(svc: SessionServices, actor: Actor, session_id: UUID) ->
 
 async def session_resume(svc: SessionServices, actor: Actor, session_id: UUID) -> Session:
     """Places again (or queues), with a new hold and fresh policy and budget numbers."""
+    async with svc.gate():
+        return await _session_resume(svc, actor, session_id)
+
+
+async def _session_resume(svc: SessionServices, actor: Actor, session_id: UUID) -> Session:
     async with svc.uow() as uow:
         s = await _load_for_change(uow, actor, session_id)
         if s.state not in (S.PAUSED,):

@@ -11,18 +11,17 @@ from typing import Any
 import pytest
 
 from domain.catalog import services as catalog
-from domain.catalog.model import GpuTier, ImageScope
+from domain.catalog.model import ImageScope
 from domain.credits import services as credits
 from domain.credits.budgets import BudgetAction, BudgetScope, BudgetScopeKind
 from domain.credits.model import AccountRef
 from domain.inventory.model import GpuKind
 from domain.policies import services as policies
-from domain.policies.model import PolicyScope, ResourcePolicy
-from domain.policies.model import ScopeChain
+from domain.policies.model import PolicyScope, ResourcePolicy, ScopeChain
 from domain.sessions import services as sessions
-from domain.sessions.ports import SessionFilter
 from domain.sessions.errors import AdmissionRefused
 from domain.sessions.model import Expiry, MountMode, MountRequest, SessionKind, SessionState
+from domain.sessions.ports import SessionFilter
 from domain.tenancy import services as tenancy
 from domain.tenancy.model import Role
 from domain.volumes import services as volumes
@@ -65,7 +64,9 @@ async def nothing_changed(c: Any, sc: Scope, runtime: Any, balance_micro: int) -
 
 
 def gpu_request(cat: dict[str, Any], **kw: Any) -> sessions.SessionRequest:
-    base = dict(name="s", image_id=cat["image"].id, preset_id=cat["preset"].id, offering_id=cat["offering"].id, expiry=Expiry.H1)
+    base = dict(
+        name="s", image_id=cat["image"].id, preset_id=cat["preset"].id, offering_id=cat["offering"].id, expiry=Expiry.H1
+    )
     base.update(kw)
     return sessions.SessionRequest(**base)
 
@@ -81,8 +82,16 @@ async def test_step1_cuda_below_the_offerings_minimum(container: Any, runtime: A
     cat = await catalog_for(c)
     sc = await fresh_scope(c)
     async with c.uow() as uow:
-        old = await catalog.image_create(uow, SYSTEM, c.ids, c.clock, name=unique("old"), reference="nvcr.io/nvidia/cuda:10.2-base",
-                                         cuda_version="10.2", scope=ImageScope.GLOBAL)
+        old = await catalog.image_create(
+            uow,
+            SYSTEM,
+            c.ids,
+            c.clock,
+            name=unique("old"),
+            reference="nvcr.io/nvidia/cuda:10.2-base",
+            cuda_version="10.2",
+            scope=ImageScope.GLOBAL,
+        )
         await uow.commit()
     err = await refused(c, sc, gpu_request(cat, image_id=old.id))
     assert err.step == 1 and err.code.value == "CUDA_TOO_OLD" and err.field == "imageId"
@@ -118,15 +127,26 @@ async def test_step2_mounting_someone_elses_volume_or_read_write_beyond_rights(c
         await uow.volumes.put_storage_class(StorageClass("nfs", "NFS", True))
         await uow.commit()
     async with c.uow() as uow:
-        theirs = await volumes.volume_create(uow, other.actor, c.ids, c.clock, c.credits.policies, name="data", size_mib=1024)
+        theirs = await volumes.volume_create(
+            uow, other.actor, c.ids, c.clock, c.credits.policies, name="data", size_mib=1024
+        )
         await uow.commit()
     err = await refused(c, sc, gpu_request(cat, mounts=(MountRequest(theirs.id, "/data", MountMode.READ_ONLY),)))
     assert err.step == 2 and err.code.value == "NOT_FOUND" and err.field == "mounts"
     # a group volume members may only read
     async with c.uow() as uow:
         gadmin = replace(sc.actor, group_roles={sc.group: Role.GROUP_ADMIN})
-        shared = await volumes.volume_create(uow, gadmin, c.ids, c.clock, c.credits.policies, name="shared", size_mib=1024,
-                                             group_id=sc.group, member_mode=MountMode.READ_ONLY)
+        shared = await volumes.volume_create(
+            uow,
+            gadmin,
+            c.ids,
+            c.clock,
+            c.credits.policies,
+            name="shared",
+            size_mib=1024,
+            group_id=sc.group,
+            member_mode=MountMode.READ_ONLY,
+        )
         await uow.commit()
     err = await refused(c, sc, gpu_request(cat, mounts=(MountRequest(shared.id, "/shared", MountMode.READ_WRITE),)))
     assert err.step == 2 and err.code.value == "MOUNT_NOT_PERMITTED"
@@ -146,10 +166,20 @@ async def test_step4_group_cap_refuses_even_when_the_users_own_cap_allows(contai
     c = container
     cat = await catalog_for(c)
     sc = await fresh_scope(c)
-    await policies.set_policy(SYSTEM, c.credits.policies, c.credits.directory, c.clock,
-                              ResourcePolicy(PolicyScope.user(sc.user), max_gpus=Fraction(4)))
-    await policies.set_policy(SYSTEM, c.credits.policies, c.credits.directory, c.clock,
-                              ResourcePolicy(PolicyScope.group(sc.group), model_caps={"A100-80GB": Fraction(1, 8)}))
+    await policies.set_policy(
+        SYSTEM,
+        c.credits.policies,
+        c.credits.directory,
+        c.clock,
+        ResourcePolicy(PolicyScope.user(sc.user), max_gpus=Fraction(4)),
+    )
+    await policies.set_policy(
+        SYSTEM,
+        c.credits.policies,
+        c.credits.directory,
+        c.clock,
+        ResourcePolicy(PolicyScope.group(sc.group), model_caps={"A100-80GB": Fraction(1, 8)}),
+    )
     err = await refused(c, sc, gpu_request(cat))
     assert err.step == 4 and err.code.value == "POLICY_LIMIT_EXCEEDED"
     assert "group Lab" in err.message and "A100-80GB" in err.message
@@ -161,10 +191,25 @@ async def test_step5_block_budget_over_its_limit(container: Any, runtime: Any) -
     cat = await catalog_for(c)
     sc = await fresh_scope(c)
     chain = ScopeChain(sc.user, sc.group, sc.org)
-    await credits.charge_wallet(c.credits.ledger, c.clock, c.ids, wallet=AccountRef.user(sc.user), chain=chain,
-                                amount_micro=2_000_000, idempotency_key=f"spend-{sc.user}")
-    await credits.set_budget(SYSTEM, c.credits.budgets, c.credits.directory, c.clock, c.ids,
-                             scope=BudgetScope(BudgetScopeKind.GROUP, sc.group), limit_micro=1_000_000, action=BudgetAction.BLOCK)
+    await credits.charge_wallet(
+        c.credits.ledger,
+        c.clock,
+        c.ids,
+        wallet=AccountRef.user(sc.user),
+        chain=chain,
+        amount_micro=2_000_000,
+        idempotency_key=f"spend-{sc.user}",
+    )
+    await credits.set_budget(
+        SYSTEM,
+        c.credits.budgets,
+        c.credits.directory,
+        c.clock,
+        c.ids,
+        scope=BudgetScope(BudgetScopeKind.GROUP, sc.group),
+        limit_micro=1_000_000,
+        action=BudgetAction.BLOCK,
+    )
     err = await refused(c, sc, gpu_request(cat))
     assert err.step == 5 and err.code.value == "BUDGET_EXCEEDED"
     await nothing_changed(c, sc, runtime, 48_000_000)
@@ -184,8 +229,17 @@ async def test_step7_no_room_queues_instead_of_refusing(container: Any, runtime:
     cat = await catalog_for(c)
     sc = await fresh_scope(c)
     async with c.uow() as uow:
-        nowhere = await catalog.offering_create(uow, SYSTEM, c.ids, c.clock, vendor="NVIDIA", name=unique("B200"),
-                                                vram_mib=183_000, min_cuda="12.0", hourly_rate_micro=1_000_000)
+        nowhere = await catalog.offering_create(
+            uow,
+            SYSTEM,
+            c.ids,
+            c.clock,
+            vendor="NVIDIA",
+            name=unique("B200"),
+            vram_mib=183_000,
+            min_cuda="12.0",
+            hourly_rate_micro=1_000_000,
+        )
         await uow.commit()
     s = await sessions.session_create(c.sessions, sc.actor, gpu_request(cat, offering_id=nowhere.id))
     assert s.state == SessionState.QUEUED and s.hold_id is None  # a waiting request holds no credits
@@ -194,7 +248,9 @@ async def test_step7_no_room_queues_instead_of_refusing(container: Any, runtime:
     assert b.held_micro == 0 and b.balance_micro == 50_000_000
 
 
-async def test_step8_a_failed_hand_off_fails_the_session_and_frees_everything(container: Any, runtime: Any, monkeypatch: Any) -> None:
+async def test_step8_a_failed_hand_off_fails_the_session_and_frees_everything(
+    container: Any, runtime: Any, monkeypatch: Any
+) -> None:
     c = container
     cat = await catalog_for(c)
     sc = await fresh_scope(c)
@@ -218,8 +274,13 @@ async def test_approval_path_with_an_assigned_gpu_kind(container: Any, runtime: 
     c = container
     cat = await catalog_for(c)
     sc = await fresh_scope(c)
-    await policies.set_policy(SYSTEM, c.credits.policies, c.credits.directory, c.clock,
-                              ResourcePolicy(PolicyScope.group(sc.group), approval_required=True))
+    await policies.set_policy(
+        SYSTEM,
+        c.credits.policies,
+        c.credits.directory,
+        c.clock,
+        ResourcePolicy(PolicyScope.group(sc.group), approval_required=True),
+    )
     s = await sessions.session_create(c.sessions, sc.actor, gpu_request(cat))
     assert s.state == SessionState.PENDING_APPROVAL and s.hold_id is not None
     with pytest.raises(Exception) as denied:
@@ -239,9 +300,19 @@ async def test_cpu_only_path_skips_budget_hold_placement_and_queue(container: An
     c = container
     cat = await catalog_for(c)
     sc = await fresh_scope(c, credits_=0)
-    await credits.set_budget(SYSTEM, c.credits.budgets, c.credits.directory, c.clock, c.ids,
-                             scope=BudgetScope(BudgetScopeKind.USER, sc.user), limit_micro=1, action=BudgetAction.BLOCK)
-    s = await sessions.session_create(c.sessions, sc.actor, sessions.SessionRequest(name="cpu", image_id=cat["image"].id, preset_id=cat["cpu"].id))
+    await credits.set_budget(
+        SYSTEM,
+        c.credits.budgets,
+        c.credits.directory,
+        c.clock,
+        c.ids,
+        scope=BudgetScope(BudgetScopeKind.USER, sc.user),
+        limit_micro=1,
+        action=BudgetAction.BLOCK,
+    )
+    s = await sessions.session_create(
+        c.sessions, sc.actor, sessions.SessionRequest(name="cpu", image_id=cat["image"].id, preset_id=cat["cpu"].id)
+    )
     assert s.hold_id is None and s.placement is None and s.state == SessionState.SCHEDULED
     await wait_state(c, s.id, SessionState.RUNNING)
     await sessions.session_stop(c.sessions, sc.actor, s.id)

@@ -1,0 +1,154 @@
+"""200 concurrent sessionCreate calls through GraphQL for a cluster with room for 100, on real
+PostgreSQL: exactly 100 placed and 100 queued, no card over capacity, holds equal to the
+placed sessions' estimates; stopping 10 admits the next 10 in queue order."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+from uuid import UUID
+
+from strawberry import relay
+
+from domain.catalog import services as catalog
+from domain.catalog.model import GpuTier, ImageScope
+from domain.credits.model import AccountRef
+from domain.inventory.model import Card, Cluster, Inventory, Node, SharingMode
+from domain.sessions import services as sessions
+from domain.sessions.model import SessionState
+from domain.tenancy import services as tenancy
+from infra.cluster.simulated import SimulatedCluster
+from infra.runtime import register_cluster_inventory
+from tests.integration.sessions.test_lifecycle import wait_state
+from tests.support.api import SYSTEM, Gql, fund_user, gid, make_user, unique
+
+MODEL = "T4-conc"
+CREATE = """
+mutation($input: SessionCreateInput!) {
+  sessionCreate(input: $input) { session { id state } errors { code field message } }
+}"""
+
+
+async def test_200_concurrent_creates_for_room_for_100(container: Any, runtime: Any, http: Any) -> None:
+    c = container
+    nodes = tuple(
+        Node(
+            f"conc-{i}",
+            f"conc-{i}",
+            "conc",
+            SharingMode.EXCLUSIVE,
+            64000,
+            512 * 1024,
+            tuple(Card(f"GPU-conc-{i}-{j}", MODEL, 16384) for j in range(4)),
+        )
+        for i in range(25)
+    )
+    inventory = Inventory((Cluster("conc", "Concurrency cluster"),), nodes)
+
+    async def on_status(report: Any) -> None:
+        await sessions.handle_status_report(c.sessions, "conc", report)
+
+    cluster = SimulatedCluster(inventory, on_status, start_delay=0.2)
+    await register_cluster_inventory(c, cluster, kind="simulated")
+    c.clusters.add(cluster)
+    async with c.uow() as uow:
+        offering = await catalog.offering_create(
+            uow,
+            SYSTEM,
+            c.ids,
+            c.clock,
+            vendor="NVIDIA",
+            name=MODEL,
+            vram_mib=16384,
+            min_cuda="11.0",
+            hourly_rate_micro=720_000,
+        )
+        preset = await catalog.preset_create(
+            uow,
+            SYSTEM,
+            c.ids,
+            c.clock,
+            name=unique("1card"),
+            cpu_millicores=1000,
+            memory_mib=2048,
+            disk_gib=10,
+            shm_mib=256,
+            tier=GpuTier.EXCLUSIVE,
+            gpu_count=1,
+        )
+        image = await catalog.image_create(
+            uow,
+            SYSTEM,
+            c.ids,
+            c.clock,
+            name=unique("img"),
+            reference="nvcr.io/nvidia/cuda:12.4.0-base",
+            cuda_version="12.4",
+            scope=ImageScope.GLOBAL,
+        )
+        org = await tenancy.organization_create(uow, SYSTEM, c.ids, c.clock, name=unique("Conc"))
+        group = await tenancy.group_create(uow, SYSTEM, c.ids, c.clock, organization_id=org.id, name="Lab")
+        await uow.commit()
+    users = []
+    for _ in range(20):
+        uid, token = await make_user(c, org.id, unique("conc"), groups=[group.id])
+        await fund_user(c, org.id, group.id, uid, 100)
+        gql = Gql(http, token)
+        await gql(
+            "mutation($g: ID!) { activeGroupSet(input: {groupId: $g}) { errors { code } } }", g=gid("Group", group.id)
+        )
+        users.append((uid, gql))
+
+    async def create(i: int) -> dict[str, Any]:
+        _, gql = users[i % len(users)]
+        data = await gql(
+            CREATE,
+            input={
+                "name": f"c{i}",
+                "imageId": gid("Image", image.id),
+                "presetId": gid("Preset", preset.id),
+                "offeringId": gid("Offering", offering.id),
+                "expiry": "H1",
+            },
+        )
+        return data["sessionCreate"]  # type: ignore[no-any-return]
+
+    results = await asyncio.gather(*(create(i) for i in range(200)))
+    assert all(r["errors"] == [] for r in results), [r["errors"] for r in results if r["errors"]][:3]
+    states = [r["session"]["state"] for r in results]
+    assert states.count("SCHEDULED") == 100 and states.count("QUEUED") == 100
+
+    async with c.uow() as uow:
+        state = await uow.capacity.snapshot()
+    placed = [a for a in state.scheduler.allocations() if a.placement.cluster_id == "conc"]
+    cards = [u for a in placed for u in a.placement.card_uuids]
+    assert len(placed) == 100 and len(cards) == len(set(cards)) == 100  # one tenant per card
+    queue = [e.workload_id for e in state.queue.entries(MODEL)]
+    assert len(queue) == 100
+
+    balances = await c.credits.ledger.balances([AccountRef.user(u) for u, _ in users])
+    held = sum(b.held_micro for b in balances.values())
+    # 0.72 credits/hour × 1 card × 1 h (the expiry is shorter than the hold window)
+    assert held == 100 * 720_000
+
+    # stop 10 placed sessions: the first 10 of the queue, in order, are admitted
+    ids = [UUID(relay.GlobalID.from_id(r["session"]["id"]).node_id) for r in results]
+    placed_ids = [sid for sid, st in zip(ids, states, strict=True) if st == "SCHEDULED"][:10]
+    async with c.uow() as uow:
+        owners = {s.id: s.owner_id for s in await uow.sessions.get_many(placed_ids)}
+    for sid in placed_ids:
+        async with c.uow() as uow:
+            actor = await tenancy.load_actor(uow, owners[sid])
+        await sessions.session_stop(c.sessions, actor, sid)
+    for wid in queue[:10]:
+        await wait_state(c, UUID(wid), SessionState.SCHEDULED, SessionState.STARTING, SessionState.RUNNING)
+    async with c.uow() as uow:
+        state = await uow.capacity.snapshot()
+        rest = await uow.sessions.get_many([UUID(w) for w in queue[10:]])
+    assert [e.workload_id for e in state.queue.entries(MODEL)] == queue[10:]
+    assert all(s.state == SessionState.QUEUED for s in rest)
+    cards = [
+        u for a in state.scheduler.allocations() if a.placement.cluster_id == "conc" for u in a.placement.card_uuids
+    ]
+    assert len(cards) == len(set(cards)) == 100
+    await cluster.close()
