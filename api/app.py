@@ -146,10 +146,12 @@ def create_app(container: Container) -> Starlette:
             {"oidc": settings.oidc_enabled, "oidcLoginUrl": "/auth/oidc/login" if settings.oidc_enabled else None}
         )
 
+    from api.credits.export import ledger_csv_route
     from api.operations.metrics import metrics_endpoint
 
     routes: list[Any] = [
         Route("/metrics", metrics_endpoint),
+        ledger_csv_route(container),
         Route("/healthz", healthz),
         Route("/readyz", readyz),
         Route("/auth/config", auth_config),

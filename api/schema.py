@@ -22,9 +22,13 @@ from api.catalog.queries import CatalogQuery
 from api.common.errors import MutationError
 from api.common.scalars import SCALAR_MAP
 from api.context import Info
+from api.credits.mutations import CreditsMutation
+from api.credits.queries import CreditsQuery
 from api.extensions import DomainErrors, masking
 from api.inventory.queries import InventoryQuery, InventorySubscription
 from api.operations.queries import OperationsQuery
+from api.policies.mutations import PoliciesMutation
+from api.policies.queries import PoliciesQuery
 from api.sessions.mutations import SessionsMutation
 from api.sessions.queries import SessionsQuery
 from api.sessions.subscriptions import SessionsSubscription
@@ -45,9 +49,22 @@ class NodeQuery:
 
 
 Query = merge_types(
-    "Query", (NodeQuery, TenancyQuery, CatalogQuery, AuditQuery, InventoryQuery, SessionsQuery, OperationsQuery)
+    "Query",
+    (
+        NodeQuery,
+        TenancyQuery,
+        CatalogQuery,
+        AuditQuery,
+        CreditsQuery,
+        PoliciesQuery,
+        InventoryQuery,
+        SessionsQuery,
+        OperationsQuery,
+    ),
 )
-Mutation = merge_types("Mutation", (TenancyMutation, CatalogMutation, SessionsMutation))
+Mutation = merge_types(
+    "Mutation", (TenancyMutation, CatalogMutation, CreditsMutation, PoliciesMutation, SessionsMutation)
+)
 Subscription = merge_types("Subscription", (AccountSubscription, SessionsSubscription, InventorySubscription))
 
 
