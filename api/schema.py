@@ -31,7 +31,7 @@ from api.policies.mutations import PoliciesMutation
 from api.policies.queries import PoliciesQuery
 from api.sessions.mutations import SessionsMutation
 from api.sessions.queries import SessionsQuery
-from api.sessions.subscriptions import SessionsSubscription
+from api.sessions.subscriptions import SessionsSubscription, WalletSubscription
 from api.tenancy.mutations import TenancyMutation
 from api.tenancy.queries import TenancyQuery
 from api.tenancy.subscriptions import AccountSubscription
@@ -65,7 +65,9 @@ Query = merge_types(
 Mutation = merge_types(
     "Mutation", (TenancyMutation, CatalogMutation, CreditsMutation, PoliciesMutation, SessionsMutation)
 )
-Subscription = merge_types("Subscription", (AccountSubscription, SessionsSubscription, InventorySubscription))
+Subscription = merge_types(
+    "Subscription", (AccountSubscription, SessionsSubscription, WalletSubscription, InventorySubscription)
+)
 
 
 def build_schema(

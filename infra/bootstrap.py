@@ -4,7 +4,7 @@ operator, tests). Embedded vs production is decided here, once."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -19,6 +19,7 @@ from infra.credits.wiring import CreditsAdapters, sql_adapters
 from infra.db.base import make_engine, make_sessionmaker
 from infra.db.uow import SqlUnitOfWorkFactory
 from infra.events import InProcessEventBus, RedisEventBus
+from infra.ledger_events import PublishingLedger
 from infra.security import Argon2PasswordHasher, UrandomSecrets
 from infra.settings import Settings
 
@@ -74,6 +75,7 @@ def build_container(
     the_clock = clock or SystemClock()
     ids = UuidGenerator()
     credits = sql_adapters(engine)
+    credits = replace(credits, ledger=PublishingLedger(credits.ledger, bus))
     clusters = ClusterAdapters()
     usage: UsageStore = RedisUsageStore(settings.redis_url) if settings.redis_url else InProcessUsageStore()
     sessions = SessionServices(

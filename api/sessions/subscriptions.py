@@ -10,8 +10,11 @@ import strawberry
 
 from api.common.ids import decode
 from api.context import Info
+from api.credits.types import AccountNode
 from api.sessions.queries import SessionQueuePosition, _my_positions, _sample
 from api.sessions.types import Notification, SessionNode, UsageSample
+from domain.credits import services as credits
+from domain.credits.model import AccountRef
 from domain.sessions import services as sessions
 from domain.sessions.ports import SessionFilter
 from infra.runtime import usage_topic
@@ -101,3 +104,21 @@ class SessionsSubscription:
                         gpu_memory_mib=int(p["gpuMemory"]),
                     )
                 ]
+
+
+@strawberry.type
+class WalletSubscription:
+    @strawberry.subscription(description="Your wallet (balance, held, available) now, then after every change to it.")
+    async def my_wallet(self, info: Info) -> AsyncGenerator[AccountNode, None]:
+        actor = info.context.require_actor()
+        cr = info.context.container.credits
+        wallet = AccountRef.user(actor.user_id)
+
+        async def current() -> AccountNode:
+            found = await credits.get_balances(actor, cr.ledger, cr.directory, [wallet])
+            return AccountNode.of(found[wallet])
+
+        async with info.context.container.events.subscribe(sessions.wallet_topic(actor.user_id)) as events:
+            yield await current()
+            async for _ in events:
+                yield await current()
