@@ -18,6 +18,9 @@ const Users = lazy(() => import("../admin/users/UsersPage"));
 const UserDetail = lazy(() => import("../admin/users/UserDetailPage"));
 const Catalog = lazy(() => import("../admin/catalog/CatalogPage"));
 const Audit = lazy(() => import("../admin/audit/AuditPage"));
+const Sessions = lazy(() => import("../sessions/SessionsPage"));
+const NewSession = lazy(() => import("../sessions/NewSessionPage"));
+const Session = lazy(() => import("../sessions/SessionPage"));
 
 function Spinner() {
   const t = useT();
@@ -49,6 +52,9 @@ export function App() {
           <Suspense fallback={<Spinner />}>
             <Switch>
               <Route path="/" component={Dashboard} />
+              <Route path="/sessions" component={Sessions} />
+              <Route path="/sessions/new" component={NewSession} />
+              <Route path="/sessions/:id" component={Session} />
               <Route path="/tokens" component={Tokens} />
               <Route path="/images" component={MyImages} />
               <Route path="/admin/organizations" component={Organizations} />

@@ -40,6 +40,7 @@ interface NavItem {
 
 const USER_NAV: NavItem[] = [
   { to: "/", label: "nav.dashboard" },
+  { to: "/sessions", label: "nav.sessions" },
   { to: "/images", label: "nav.myImages" },
   { to: "/tokens", label: "nav.tokens" },
 ];

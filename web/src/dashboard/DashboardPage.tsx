@@ -1,10 +1,14 @@
-import { Badge, Card, Group, Select, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Badge, Button, Card, Group, Select, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useMutation } from "urql";
+import { Link } from "wouter";
 import { graphql } from "../gql";
 import { useT } from "../i18n";
 import { useFieldErrors } from "../common/errors";
 import { GeneralErrors, PageHeader } from "../common/ui";
 import { useViewer } from "../app/viewer";
+import { SessionsTable } from "../sessions/SessionsTable";
+import { CapacityCard } from "./CapacityCard";
+import { NotificationsCard } from "./NotificationsCard";
 
 const ActiveGroupSetDocument = graphql(`
   mutation ActiveGroupSet($input: ActiveGroupSetInput!) {
@@ -29,63 +33,76 @@ const ActiveGroupSetDocument = graphql(`
   }
 `);
 
-export default function DashboardPage() {
+function GroupCard() {
   const t = useT();
   const { me, refresh } = useViewer();
   const [{ fetching }, setActive] = useMutation(ActiveGroupSetDocument);
   const errors = useFieldErrors(["groupId"]);
   return (
+    <Card withBorder>
+      <Title order={4} mb="sm">
+        {t("dashboard.activeGroup")}
+      </Title>
+      <Select
+        aria-label={t("dashboard.activeGroup")}
+        description={t("dashboard.activeGroupHint")}
+        data={me.memberships.map((m) => ({ value: m.group.id, label: `${m.group.organization.name} / ${m.group.name}` }))}
+        value={me.activeGroup?.id ?? null}
+        disabled={fetching}
+        allowDeselect={false}
+        error={errors.field("groupId")}
+        onChange={async (v) => {
+          if (v && errors.take(await setActive({ input: { groupId: v } }), (d) => d.activeGroupSet)) refresh();
+        }}
+        data-testid="active-group"
+      />
+      <GeneralErrors messages={errors.general} />
+      <Stack gap={6} mt="md">
+        {me.memberships.length === 0 && <Text c="dimmed">{t("dashboard.noMemberships")}</Text>}
+        {me.memberships.map((m) => (
+          <Group key={m.group.id} justify="space-between">
+            <Text size="sm">
+              {m.group.organization.name} / {m.group.name}
+            </Text>
+            <Badge variant="light">{t(`role.${m.role}`)}</Badge>
+          </Group>
+        ))}
+        {me.isSuperAdmin && (
+          <Group justify="space-between">
+            <Text size="sm">{t("dashboard.everything")}</Text>
+            <Badge color="grape">{t("role.SUPER_ADMIN")}</Badge>
+          </Group>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+export default function DashboardPage() {
+  const t = useT();
+  const { me } = useViewer();
+  return (
     <Stack data-testid="dashboard">
-      <PageHeader title={t("dashboard.title")} description={t("dashboard.welcome", { name: me.displayName || me.username })} />
+      <PageHeader
+        title={t("dashboard.title")}
+        description={t("dashboard.welcome", { name: me.displayName || me.username })}
+        actions={
+          <Button component={Link} href="/sessions/new" data-testid="dashboard-new-session">
+            {t("sessions.new")}
+          </Button>
+        }
+      />
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <Card withBorder>
-          <Title order={4} mb="sm">
-            {t("dashboard.activeGroup")}
-          </Title>
-          <Select
-            aria-label={t("dashboard.activeGroup")}
-            description={t("dashboard.activeGroupHint")}
-            data={me.memberships.map((m) => ({ value: m.group.id, label: `${m.group.organization.name} / ${m.group.name}` }))}
-            value={me.activeGroup?.id ?? null}
-            disabled={fetching}
-            allowDeselect={false}
-            error={errors.field("groupId")}
-            onChange={async (v) => {
-              if (v && errors.take(await setActive({ input: { groupId: v } }), (d) => d.activeGroupSet)) refresh();
-            }}
-            data-testid="active-group"
-          />
-          <GeneralErrors messages={errors.general} />
-        </Card>
-        <Card withBorder>
-          <Title order={4} mb="sm">
-            {t("dashboard.memberships")}
-          </Title>
-          <Stack gap={6}>
-            {me.memberships.length === 0 && <Text c="dimmed">{t("dashboard.noMemberships")}</Text>}
-            {me.memberships.map((m) => (
-              <Group key={m.group.id} justify="space-between">
-                <Text size="sm">
-                  {m.group.organization.name} / {m.group.name}
-                </Text>
-                <Badge variant="light">{t(`role.${m.role}`)}</Badge>
-              </Group>
-            ))}
-            {me.isSuperAdmin && (
-              <Group justify="space-between">
-                <Text size="sm">{t("dashboard.everything")}</Text>
-                <Badge color="grape">{t("role.SUPER_ADMIN")}</Badge>
-              </Group>
-            )}
-            {me.adminOf.map((o) => (
-              <Group key={o.id} justify="space-between">
-                <Text size="sm">{o.name}</Text>
-                <Badge color="indigo">{t("role.ORG_ADMIN")}</Badge>
-              </Group>
-            ))}
-          </Stack>
-        </Card>
+        <GroupCard />
+        <NotificationsCard />
       </SimpleGrid>
+      <Card withBorder>
+        <Title order={4} mb="sm">
+          {t("dashboard.mySessions")}
+        </Title>
+        <SessionsTable pageSize={5} />
+      </Card>
+      <CapacityCard />
     </Stack>
   );
 }

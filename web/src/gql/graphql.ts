@@ -18,10 +18,25 @@ export type Scalars = {
   BigInt: { input: string | number; output: string | number; }
   /** Date with time (isoformat) */
   DateTime: { input: string; output: string; }
+  /** The `JSON` scalar type represents JSON values as specified by [ECMA-404](https://ecma-international.org/wp-content/uploads/ECMA-404_2nd_edition_december_2017.pdf). */
+  JSON: { input: any; output: any; }
 };
 
 export type ActiveGroupSetInput = {
   groupId: Scalars['ID']['input'];
+};
+
+export type AllocationView = {
+  __typename?: 'AllocationView';
+  cardUuids: Array<Scalars['String']['output']>;
+  cores: Scalars['Int']['output'];
+  cpuMillicores: Scalars['Int']['output'];
+  kind: GpuKind;
+  memoryMib: Scalars['Int']['output'];
+  ratio: Scalars['String']['output'];
+  /** Global ID of the session, when visible to you. */
+  sessionId?: Maybe<Scalars['ID']['output']>;
+  vramMib: Scalars['Int']['output'];
 };
 
 /** Who did what to which object, when, and how it went. */
@@ -70,6 +85,132 @@ export type AuditFilterInput = {
   until?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
+/** A periodic job run by the workers, once per period. */
+export type BackgroundJob = {
+  __typename?: 'BackgroundJob';
+  description: Scalars['String']['output'];
+  /** The last run's error, when it failed. */
+  lastError?: Maybe<Scalars['String']['output']>;
+  /** The last run's outcome (null before the first run). */
+  lastOutcome?: Maybe<BackgroundJobOutcome>;
+  /** The most recent period that started. */
+  lastRun?: Maybe<BackgroundJobRun>;
+  lastSuccess?: Maybe<BackgroundJobRun>;
+  name: Scalars['String']['output'];
+  /** When the next period is claimed (now when overdue). */
+  nextDueAt: Scalars['DateTime']['output'];
+  /** The cadence in words, e.g. "every 1 min". */
+  period: Scalars['String']['output'];
+  periodSeconds: Scalars['Int']['output'];
+};
+
+/** PENDING: claimed, waiting for a worker; RUNNING: an attempt started; SUCCEEDED; FAILED: the last attempt failed (retries may follow); COALESCED: folded into a later period after an outage. */
+export type BackgroundJobOutcome =
+  | 'COALESCED'
+  | 'FAILED'
+  | 'PENDING'
+  | 'RUNNING'
+  | 'SUCCEEDED';
+
+/** One period of a periodic job. */
+export type BackgroundJobRun = {
+  __typename?: 'BackgroundJobRun';
+  /** Executions started for this period (retries and redeliveries). */
+  attempts: Scalars['Int']['output'];
+  claimedAt: Scalars['DateTime']['output'];
+  durationSeconds?: Maybe<Scalars['Float']['output']>;
+  error?: Maybe<Scalars['String']['output']>;
+  finishedAt?: Maybe<Scalars['DateTime']['output']>;
+  outcome: BackgroundJobOutcome;
+  periodEnd: Scalars['DateTime']['output'];
+  periodStart: Scalars['DateTime']['output'];
+  startedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** What the run did, in one line. */
+  summary?: Maybe<Scalars['String']['output']>;
+};
+
+/** Capacity per GPU resource and per model, physical and logical. */
+export type Capacity = {
+  __typename?: 'Capacity';
+  byModel: Array<CapacityRow>;
+  byResource: Array<CapacityRow>;
+  models: Array<ModelCapacity>;
+};
+
+/** One row of a capacity view: a GPU resource (and model), physical cards and logical units. */
+export type CapacityRow = {
+  __typename?: 'CapacityRow';
+  kind: GpuKind;
+  logical: Counts;
+  model?: Maybe<Scalars['String']['output']>;
+  physical: Counts;
+  /** Kubernetes resource name, e.g. nvidia.com/gpu.shared. */
+  resource: Scalars['String']['output'];
+  /** Units are shared between workloads (HAMi fractions, time-slices). */
+  shared: Scalars['Boolean']['output'];
+  /** Sum of placed ratios in whole cards. */
+  usedCardEquivalents: Scalars['Float']['output'];
+};
+
+export type Card = {
+  __typename?: 'Card';
+  cores: Scalars['Int']['output'];
+  freeCores: Scalars['Int']['output'];
+  freeVramMib: Scalars['Int']['output'];
+  migEnabled: Scalars['Boolean']['output'];
+  migInstances: Array<MigInstance>;
+  model: Scalars['String']['output'];
+  tenants: Array<CardTenant>;
+  timesliceReplicas: Scalars['Int']['output'];
+  uuid: Scalars['String']['output'];
+  vramMib: Scalars['Int']['output'];
+};
+
+export type CardTenant = {
+  __typename?: 'CardTenant';
+  cores: Scalars['Int']['output'];
+  /** Global ID of the session, when visible to you. */
+  sessionId?: Maybe<Scalars['ID']['output']>;
+  vramMib: Scalars['Int']['output'];
+};
+
+export type ClusterNode = {
+  __typename?: 'ClusterNode';
+  allocations: Array<AllocationView>;
+  cards: Array<Card>;
+  clusterId: Scalars['String']['output'];
+  clusterName: Scalars['String']['output'];
+  cordoned: Scalars['Boolean']['output'];
+  cpuMillicores: Scalars['Int']['output'];
+  freeCpuMillicores: Scalars['Int']['output'];
+  freeMemoryMib: Scalars['Int']['output'];
+  id: Scalars['String']['output'];
+  labels: Scalars['JSON']['output'];
+  memoryMib: Scalars['Int']['output'];
+  name: Scalars['String']['output'];
+  placementPolicy: Scalars['String']['output'];
+  schedulable: Scalars['Boolean']['output'];
+  sharingMode: SharingMode;
+  /** GPU resources the node still lists but no longer serves. */
+  staleResources: Array<Scalars['String']['output']>;
+};
+
+export type ClusterView = {
+  __typename?: 'ClusterView';
+  id: Scalars['String']['output'];
+  kind: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  placementPolicy: Scalars['String']['output'];
+};
+
+/** Total / used / available units. */
+export type Counts = {
+  __typename?: 'Counts';
+  available: Scalars['Int']['output'];
+  total: Scalars['Int']['output'];
+  used: Scalars['Int']['output'];
+};
+
 /** An amount of credits: exact micro-credits and a decimal string for display. */
 export type Credits = {
   __typename?: 'Credits';
@@ -91,22 +232,32 @@ export type DeletePayload = {
   errors: Array<UserError>;
 };
 
+export type EnvVarInput = {
+  name: Scalars['String']['input'];
+  value: Scalars['String']['input'];
+};
+
 /** Why a mutation was refused; mirrors the domain's error codes. */
 export type ErrorCode =
   | 'ACCOUNT_DISABLED'
+  | 'APPROVAL_NOT_PENDING'
   | 'BUDGET_EXCEEDED'
   | 'CLUSTER_NOT_ALLOWED'
   | 'CONFLICT'
   | 'CUDA_TOO_OLD'
   | 'DEFAULT_GROUP_PROTECTED'
   | 'DUPLICATE'
+  | 'EXTENSION_OVER_POLICY'
   | 'GPU_REQUEST_INVALID'
   | 'GROUP_NOT_EMPTY'
+  | 'GUEST_GPU_REFUSED'
   | 'HOLD_CLOSED'
   | 'IDEMPOTENCY_KEY_REUSED'
+  | 'ILLEGAL_TRANSITION'
   | 'INSUFFICIENT_CREDITS'
   | 'INVALID_CREDENTIALS'
   | 'INVALID_CUDA_VERSION'
+  | 'INVALID_EXPIRY'
   | 'INVALID_IMAGE_REFERENCE'
   | 'INVALID_TRANSFER'
   | 'INVALID_VALUE'
@@ -117,6 +268,8 @@ export type ErrorCode =
   | 'JOB_TIMESLICE_REFUSED'
   | 'LAST_SUPER_ADMIN'
   | 'MIG_PROFILE_INVALID'
+  | 'MOUNT_NOT_PERMITTED'
+  | 'MOUNT_PATH_INVALID'
   | 'NOT_A_MEMBER'
   | 'NOT_A_PERSONAL_WALLET'
   | 'NOT_FOUND'
@@ -130,12 +283,35 @@ export type ErrorCode =
   | 'QUEUE_ENTRY_UNKNOWN'
   | 'READ_ONLY_TOKEN'
   | 'REQUIRED'
+  | 'SHARING_CHANGE_INVALID'
+  | 'SHARING_CHANGE_SHARED_CAPACITY_SHORT'
+  | 'STORAGE_CLASS_UNKNOWN'
+  | 'STORAGE_QUOTA_EXCEEDED'
   | 'TIER_ON_CPU_ONLY_PRESET'
   | 'TOKEN_EXPIRED'
   | 'UNAUTHENTICATED'
+  | 'VOLUME_GONE'
+  | 'VOLUME_IN_USE'
+  | 'WALLET_NOT_OWN'
   | 'WEAK_PASSWORD'
   | 'WORKLOAD_ALREADY_PLACED'
   | 'WORKLOAD_NOT_PLACED';
+
+/** How long a session may live: 1 h, 4 h, 1 d, 7 d, 30 d or no limit. */
+export type Expiry =
+  | 'D1'
+  | 'D7'
+  | 'D30'
+  | 'H1'
+  | 'H4'
+  | 'NONE';
+
+/** What a placement takes: a HAMi fraction, a MIG instance, a time-slice or whole cards. */
+export type GpuKind =
+  | 'EXCLUSIVE'
+  | 'HAMI'
+  | 'MIG'
+  | 'SHARED';
 
 /** What a preset gives on one offering's card. */
 export type GpuLimits = {
@@ -289,6 +465,18 @@ export type ImageUpdateInput = {
   reference?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** A suggested CPU/memory/GPU bundle computed from free resources. */
+export type InstanceBundle = {
+  __typename?: 'InstanceBundle';
+  cpuMillicores: Scalars['Int']['output'];
+  gpus: Scalars['Int']['output'];
+  memoryMib: Scalars['Int']['output'];
+  model?: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  /** Nodes that can host it right now. */
+  nodes: Scalars['Int']['output'];
+};
+
 export type LoginInput = {
   password: Scalars['String']['input'];
   username: Scalars['String']['input'];
@@ -339,6 +527,33 @@ export type MembershipSetInput = {
   userId: Scalars['ID']['input'];
 };
 
+export type MigInstance = {
+  __typename?: 'MigInstance';
+  id: Scalars['String']['output'];
+  profile: Scalars['String']['output'];
+  /** Session id using it, when visible to you. */
+  tenant?: Maybe<Scalars['String']['output']>;
+  vramMib: Scalars['Int']['output'];
+};
+
+export type ModelCapacity = {
+  __typename?: 'ModelCapacity';
+  logical: Counts;
+  model: Scalars['String']['output'];
+  physical: Counts;
+};
+
+export type MountInput = {
+  mode?: MountMode;
+  mountPath: Scalars['String']['input'];
+  volumeId: Scalars['ID']['input'];
+};
+
+/** ro = read-only, rw = read-write. */
+export type MountMode =
+  | 'READ_ONLY'
+  | 'READ_WRITE';
+
 export type Mutation = {
   __typename?: 'Mutation';
   /** Choose the group new work is done in (its quotas and budget apply). */
@@ -356,6 +571,7 @@ export type Mutation = {
   logout: LogoutPayload;
   membershipRemove: MembershipPayload;
   membershipSet: MembershipPayload;
+  notificationsMarkRead: NotificationsMarkReadPayload;
   offeringCreate: OfferingPayload;
   offeringDelete: DeletePayload;
   offeringUpdate: OfferingPayload;
@@ -371,11 +587,34 @@ export type Mutation = {
   registryCreate: RegistryPayload;
   registryDelete: DeletePayload;
   registryUpdate: RegistryPayload;
+  /** Approve a session waiting for approval, optionally assigning the GPU kind. */
+  sessionApprove: SessionPayload;
+  /** Ask for a session: runs the eight admission steps; a refusal names the step and the numbers. */
+  sessionCreate: SessionPayload;
+  /** Choose a new expiry from now, within the policy's maximum duration. */
+  sessionExtend: SessionPayload;
+  /** Pause: frees the GPU at once and stops billing; settings and volumes stay. */
+  sessionPause: SessionPayload;
+  /** Reject a session waiting for approval, with a reason the requester sees. */
+  sessionReject: SessionPayload;
+  /** Resume a paused session: places it again (or queues it). */
+  sessionResume: SessionPayload;
+  /** Stop: releases everything and settles the credit hold; volumes are kept. */
+  sessionStop: SessionPayload;
+  /** Add or change a storage class volumes may use (super_admin). */
+  storageClassSet: StorageClassPayload;
+  /** Save a session recipe for a group. */
+  templateCreate: TemplatePayload;
+  templateDelete: DeletePayload;
   userCreate: UserPayload;
   userOrgAdminSet: UserPayload;
   userPasswordSet: UserPayload;
   userSuperAdminSet: UserPayload;
   userUpdate: UserPayload;
+  /** Create a personal volume, or a group-shared one for a group you administer. */
+  volumeCreate: VolumePayload;
+  /** Delete a volume no session mounts. */
+  volumeDelete: DeletePayload;
 };
 
 
@@ -426,6 +665,11 @@ export type MutationMembershipRemoveArgs = {
 
 export type MutationMembershipSetArgs = {
   input: MembershipSetInput;
+};
+
+
+export type MutationNotificationsMarkReadArgs = {
+  input: NotificationsMarkReadInput;
 };
 
 
@@ -499,6 +743,56 @@ export type MutationRegistryUpdateArgs = {
 };
 
 
+export type MutationSessionApproveArgs = {
+  input: SessionApproveInput;
+};
+
+
+export type MutationSessionCreateArgs = {
+  input: SessionCreateInput;
+};
+
+
+export type MutationSessionExtendArgs = {
+  input: SessionExtendInput;
+};
+
+
+export type MutationSessionPauseArgs = {
+  input: IdInput;
+};
+
+
+export type MutationSessionRejectArgs = {
+  input: SessionRejectInput;
+};
+
+
+export type MutationSessionResumeArgs = {
+  input: IdInput;
+};
+
+
+export type MutationSessionStopArgs = {
+  input: IdInput;
+};
+
+
+export type MutationStorageClassSetArgs = {
+  input: StorageClassSetInput;
+};
+
+
+export type MutationTemplateCreateArgs = {
+  input: TemplateCreateInput;
+};
+
+
+export type MutationTemplateDeleteArgs = {
+  input: IdInput;
+};
+
+
 export type MutationUserCreateArgs = {
   input: UserCreateInput;
 };
@@ -523,6 +817,16 @@ export type MutationUserUpdateArgs = {
   input: UserUpdateInput;
 };
 
+
+export type MutationVolumeCreateArgs = {
+  input: VolumeCreateInput;
+};
+
+
+export type MutationVolumeDeleteArgs = {
+  input: IdInput;
+};
+
 /** A refusal of a mutation, naming the field and the reason. */
 export type MutationError = UserError & {
   __typename?: 'MutationError';
@@ -536,6 +840,42 @@ export type MutationError = UserError & {
 export type Node = {
   /** The Globally Unique ID of this object */
   id: Scalars['ID']['output'];
+};
+
+/** Budget warnings, expiry warnings, auto-pause, preemption and other news for you. */
+export type Notification = {
+  __typename?: 'Notification';
+  createdAt: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  kind: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+  readAt?: Maybe<Scalars['DateTime']['output']>;
+  sessionId?: Maybe<Scalars['ID']['output']>;
+};
+
+export type NotificationConnection = {
+  __typename?: 'NotificationConnection';
+  edges: Array<NotificationEdge>;
+  /** The nodes of this page, without their cursors. */
+  nodes: Array<Notification>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type NotificationEdge = {
+  __typename?: 'NotificationEdge';
+  cursor: Scalars['String']['output'];
+  node: Notification;
+};
+
+export type NotificationsMarkReadInput = {
+  ids: Array<Scalars['ID']['input']>;
+};
+
+export type NotificationsMarkReadPayload = {
+  __typename?: 'NotificationsMarkReadPayload';
+  errors: Array<UserError>;
+  marked: Scalars['Int']['output'];
 };
 
 /** One accelerator model as a whole card. */
@@ -792,25 +1132,55 @@ export type Query = {
   __typename?: 'Query';
   /** The audit log, newest first; admins see the entries of the scopes they administer. */
   auditLog: AuditEntryConnection;
+  /** Every periodic background job with its last run and next due time (super_admin). */
+  backgroundJobs: Array<BackgroundJob>;
+  /** GPU capacity per resource kind and per model: Total / Used / Available, physical and logical. */
+  capacity: Capacity;
+  /** Nodes and cards with what runs on each (admins). */
+  clusterNodes: Array<ClusterNode>;
+  /** Clusters of the deployment. */
+  clusters: Array<ClusterView>;
+  /** The GPU queue, per offering in admission order; sessions you may not see are anonymous. */
+  gpuQueue: Array<QueueEntryView>;
   /** Groups the viewer can see, optionally of one organisation. */
   groups: GroupConnection;
   /** Global images, the viewer's organisations' images and the viewer's own. */
   images: ImageConnection;
+  /** Suggested CPU/memory/GPU bundles from free resources (4 CPU + 16 GiB per GPU when nodes say nothing). */
+  instanceBundles: Array<InstanceBundle>;
   /** The signed-in user, or null. */
   me?: Maybe<User>;
+  /** Where your queued sessions stand. */
+  myQueuePositions: Array<SessionQueuePosition>;
+  /** Your sessions, newest first. */
+  mySessions: SessionConnection;
   /** Any object by its global ID; null when missing or not visible. */
   node?: Maybe<Node>;
+  /** Your notifications, newest first. */
+  notifications: NotificationConnection;
   /** GPU offerings (disabled ones only for super_admins). */
   offerings: OfferingConnection;
   /** Organisations the viewer belongs to or administers. */
   organizations: OrganizationConnection;
+  /** Sessions waiting for your approval. */
+  pendingApprovals: SessionConnection;
   /** The viewer's personal access tokens (secrets are never shown again). */
   personalAccessTokens: Array<PersonalAccessToken>;
   presets: PresetConnection;
   /** Global registries and those of the viewer's organisations. */
   registries: RegistryConnection;
+  /** The last minutes of a session's per-second usage. */
+  sessionUsage: Array<UsageSample>;
+  /** Sessions in the scopes you administer (organisations, groups); all for super_admins. */
+  sessions: SessionConnection;
+  /** Storage classes volumes may use. */
+  storageClasses: Array<StorageClass>;
+  /** Templates of your groups. */
+  templates: TemplateConnection;
   /** Users the viewer can see: those of administered organisations and co-members. */
   users: UserConnection;
+  /** Volumes you can see: yours, your groups', and those of organisations you administer. */
+  volumes: VolumeConnection;
 };
 
 
@@ -820,6 +1190,21 @@ export type QueryAuditLogArgs = {
   filter?: InputMaybe<AuditFilterInput>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryCapacityArgs = {
+  clusterId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryClusterNodesArgs = {
+  clusterId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryGpuQueueArgs = {
+  offering?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -840,8 +1225,29 @@ export type QueryImagesArgs = {
 };
 
 
+export type QueryInstanceBundlesArgs = {
+  clusterId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryMySessionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  states?: InputMaybe<Array<SessionState>>;
+};
+
+
 export type QueryNodeArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type QueryNotificationsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  unreadOnly?: Scalars['Boolean']['input'];
 };
 
 
@@ -861,6 +1267,12 @@ export type QueryOrganizationsArgs = {
 };
 
 
+export type QueryPendingApprovalsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
 export type QueryPresetsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -877,6 +1289,29 @@ export type QueryRegistriesArgs = {
 };
 
 
+export type QuerySessionUsageArgs = {
+  seconds?: Scalars['Int']['input'];
+  sessionId: Scalars['ID']['input'];
+};
+
+
+export type QuerySessionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  groupId?: InputMaybe<Scalars['ID']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  organizationId?: InputMaybe<Scalars['ID']['input']>;
+  states?: InputMaybe<Array<SessionState>>;
+};
+
+
+export type QueryTemplatesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
 export type QueryUsersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -885,6 +1320,31 @@ export type QueryUsersArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
   organizationId?: InputMaybe<Scalars['ID']['input']>;
   search?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryVolumesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A queued request with its place in its offering's queue. */
+export type QueueEntryView = {
+  __typename?: 'QueueEntryView';
+  length: Scalars['Int']['output'];
+  offering: Scalars['String']['output'];
+  position: Scalars['Int']['output'];
+  priority: Scalars['Int']['output'];
+  ratioOrCards: Scalars['String']['output'];
+  sessionId?: Maybe<Scalars['ID']['output']>;
+};
+
+export type QueuePosition = {
+  __typename?: 'QueuePosition';
+  length: Scalars['Int']['output'];
+  offering: Scalars['String']['output'];
+  /** 1 = next in line. */
+  position: Scalars['Int']['output'];
 };
 
 /** An image registry; global or of one organisation. */
@@ -943,15 +1403,306 @@ export type Role =
   | 'ORG_ADMIN'
   | 'SUPER_ADMIN';
 
+/** An interactive GPU environment or a batch job. */
+export type Session = Node & {
+  __typename?: 'Session';
+  /** Credits charged to the wallet so far. */
+  charged: Credits;
+  /** Credits owed so far for the seconds it ran (charged at pause, stop and by metering). */
+  costSoFar: Credits;
+  cpuMillicores: Scalars['Int']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  diskGib: Scalars['Int']['output'];
+  endpoints: SessionEndpoints;
+  expiresAt?: Maybe<Scalars['DateTime']['output']>;
+  expiry: Expiry;
+  /** True from 90 % of the time to expiry elapsed. */
+  expiryWarning: Scalars['Boolean']['output'];
+  gpu?: Maybe<SessionGpu>;
+  groupId: Scalars['ID']['output'];
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+  imageReference: Scalars['String']['output'];
+  kind: SessionKind;
+  memoryMib: Scalars['Int']['output'];
+  mounts: Array<SessionMount>;
+  name: Scalars['String']['output'];
+  ownerId: Scalars['ID']['output'];
+  placement?: Maybe<SessionPlacement>;
+  preemptible: Scalars['Boolean']['output'];
+  priority: Scalars['Int']['output'];
+  /** Place in the queue while QUEUED. */
+  queuePosition?: Maybe<QueuePosition>;
+  /** Seconds left before expiry (null when it never expires). */
+  remainingSeconds?: Maybe<Scalars['Int']['output']>;
+  /** Seconds spent RUNNING (what is billed). */
+  runningSeconds: Scalars['Int']['output'];
+  shmMib: Scalars['Int']['output'];
+  startedAt?: Maybe<Scalars['DateTime']['output']>;
+  state: SessionState;
+  stateReason: Scalars['String']['output'];
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+export type SessionApproveInput = {
+  /** Assign exclusive, shared (time-slice), MIG or HAMi. */
+  gpuKind?: InputMaybe<GpuKind>;
+  id: Scalars['ID']['input'];
+};
+
+export type SessionConnection = {
+  __typename?: 'SessionConnection';
+  edges: Array<SessionEdge>;
+  /** The nodes of this page, without their cursors. */
+  nodes: Array<Session>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+/** Ask for a session: a preset (or an instance bundle) on an offering, an image, volumes. */
+export type SessionCreateInput = {
+  bundleCpuMillicores?: InputMaybe<Scalars['Int']['input']>;
+  /** Whole cards of an instance bundle (0 = CPU only). */
+  bundleGpus?: InputMaybe<Scalars['Int']['input']>;
+  bundleMemoryMib?: InputMaybe<Scalars['Int']['input']>;
+  clusterId?: InputMaybe<Scalars['String']['input']>;
+  env?: Array<EnvVarInput>;
+  expiry?: Expiry;
+  imageId: Scalars['ID']['input'];
+  kind?: SessionKind;
+  mounts?: Array<MountInput>;
+  name: Scalars['String']['input'];
+  /** The GPU model; needed for GPU presets. */
+  offeringId?: InputMaybe<Scalars['ID']['input']>;
+  presetId?: InputMaybe<Scalars['ID']['input']>;
+  /** Ask for a time-slice of a card (no memory isolation). */
+  shared?: Scalars['Boolean']['input'];
+  shmMib?: InputMaybe<Scalars['Int']['input']>;
+  templateId?: InputMaybe<Scalars['ID']['input']>;
+  /** Whose wallet pays: yours only. */
+  walletUserId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+export type SessionEdge = {
+  __typename?: 'SessionEdge';
+  cursor: Scalars['String']['output'];
+  node: Session;
+};
+
+/** The standard endpoints of a session, once the cluster reports them. */
+export type SessionEndpoints = {
+  __typename?: 'SessionEndpoints';
+  jupyterlab?: Maybe<Scalars['String']['output']>;
+  ssh?: Maybe<Scalars['String']['output']>;
+  terminal?: Maybe<Scalars['String']['output']>;
+  vscode?: Maybe<Scalars['String']['output']>;
+};
+
+export type SessionExtendInput = {
+  expiry: Expiry;
+  id: Scalars['ID']['input'];
+};
+
+/** The GPU part of a session: model, limits per card, cards and billing ratio. */
+export type SessionGpu = {
+  __typename?: 'SessionGpu';
+  cards: Scalars['Int']['output'];
+  cores: Scalars['Int']['output'];
+  exclusive: Scalars['Boolean']['output'];
+  hourlyCost: Credits;
+  /** The GPU kind an approving admin assigned, if any. */
+  kind?: Maybe<Scalars['String']['output']>;
+  offeringName: Scalars['String']['output'];
+  ratio: Scalars['String']['output'];
+  shared: Scalars['Boolean']['output'];
+  vramMib: Scalars['Int']['output'];
+};
+
+export type SessionKind =
+  | 'INTERACTIVE'
+  | 'JOB';
+
+export type SessionMount = {
+  __typename?: 'SessionMount';
+  mode: MountMode;
+  mountPath: Scalars['String']['output'];
+  volumeId: Scalars['ID']['output'];
+};
+
+export type SessionPayload = {
+  __typename?: 'SessionPayload';
+  errors: Array<UserError>;
+  session?: Maybe<Session>;
+};
+
+/** Where the session runs. */
+export type SessionPlacement = {
+  __typename?: 'SessionPlacement';
+  cardUuids: Array<Scalars['String']['output']>;
+  clusterId: Scalars['String']['output'];
+  kind: Scalars['String']['output'];
+  migInstanceId?: Maybe<Scalars['String']['output']>;
+  nodeId: Scalars['String']['output'];
+};
+
+export type SessionQueuePosition = {
+  __typename?: 'SessionQueuePosition';
+  position: QueuePosition;
+  session: Session;
+};
+
+export type SessionRejectInput = {
+  id: Scalars['ID']['input'];
+  reason: Scalars['String']['input'];
+};
+
+export type SessionState =
+  | 'EXPIRED'
+  | 'FAILED'
+  | 'PAUSED'
+  | 'PAUSING'
+  | 'PENDING_APPROVAL'
+  | 'PREEMPTED'
+  | 'QUEUED'
+  | 'REJECTED'
+  | 'RESUMING'
+  | 'RUNNING'
+  | 'SCHEDULED'
+  | 'STARTING'
+  | 'STOPPED'
+  | 'STOPPING';
+
+export type SharingMode =
+  | 'EXCLUSIVE'
+  | 'HAMI'
+  | 'TIMESLICING';
+
+export type StorageClass = {
+  __typename?: 'StorageClass';
+  description: Scalars['String']['output'];
+  isDefault: Scalars['Boolean']['output'];
+  name: Scalars['String']['output'];
+};
+
+export type StorageClassPayload = {
+  __typename?: 'StorageClassPayload';
+  errors: Array<UserError>;
+  storageClass?: Maybe<StorageClass>;
+};
+
+export type StorageClassSetInput = {
+  description?: Scalars['String']['input'];
+  isDefault?: Scalars['Boolean']['input'];
+  name: Scalars['String']['input'];
+};
+
 export type Subscription = {
   __typename?: 'Subscription';
+  /** Capacity now, then again whenever placements, the queue or the inventory change. */
+  capacityChanged: Capacity;
+  /** Your queue positions now, then whenever the queue moves. */
+  myQueuePositions: Array<SessionQueuePosition>;
+  /** All your sessions: the current list, then the list again on every change. */
+  mySessions: Array<Session>;
+  /** Your unread notifications now, then each new one. */
+  notifications: Array<Notification>;
+  /** One session: its current state, then every change until it ends. */
+  sessionStatus: Session;
+  /** A session's live usage at 1 s: the last 5 minutes first, then each new sample. */
+  sessionUsage: Array<UsageSample>;
   /** The authenticated viewer: the current state first, then changes to the account. */
   viewer: ViewerState;
+};
+
+
+export type SubscriptionCapacityChangedArgs = {
+  clusterId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type SubscriptionSessionStatusArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type SubscriptionSessionUsageArgs = {
+  sessionId: Scalars['ID']['input'];
+};
+
+/** A group's saved session recipe. */
+export type Template = Node & {
+  __typename?: 'Template';
+  cpuMillicores?: Maybe<Scalars['Int']['output']>;
+  createdAt: Scalars['DateTime']['output'];
+  description: Scalars['String']['output'];
+  env: Scalars['JSON']['output'];
+  groupId: Scalars['ID']['output'];
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+  imageId: Scalars['ID']['output'];
+  memoryMib?: Maybe<Scalars['Int']['output']>;
+  mounts: Array<TemplateMount>;
+  name: Scalars['String']['output'];
+  offeringId?: Maybe<Scalars['ID']['output']>;
+  presetId?: Maybe<Scalars['ID']['output']>;
+  shmMib?: Maybe<Scalars['Int']['output']>;
+};
+
+export type TemplateConnection = {
+  __typename?: 'TemplateConnection';
+  edges: Array<TemplateEdge>;
+  /** The nodes of this page, without their cursors. */
+  nodes: Array<Template>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type TemplateCreateInput = {
+  cpuMillicores?: InputMaybe<Scalars['Int']['input']>;
+  description?: Scalars['String']['input'];
+  env?: Array<EnvVarInput>;
+  groupId: Scalars['ID']['input'];
+  imageId: Scalars['ID']['input'];
+  memoryMib?: InputMaybe<Scalars['Int']['input']>;
+  mounts?: Array<MountInput>;
+  name: Scalars['String']['input'];
+  offeringId?: InputMaybe<Scalars['ID']['input']>;
+  presetId?: InputMaybe<Scalars['ID']['input']>;
+  shmMib?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type TemplateEdge = {
+  __typename?: 'TemplateEdge';
+  cursor: Scalars['String']['output'];
+  node: Template;
+};
+
+export type TemplateMount = {
+  __typename?: 'TemplateMount';
+  mode: MountMode;
+  mountPath: Scalars['String']['output'];
+  volumeId: Scalars['ID']['output'];
+};
+
+export type TemplatePayload = {
+  __typename?: 'TemplatePayload';
+  errors: Array<UserError>;
+  template?: Maybe<Template>;
 };
 
 export type TokenScope =
   | 'READ_ONLY'
   | 'READ_WRITE';
+
+/** One per-second usage sample of a session. */
+export type UsageSample = {
+  __typename?: 'UsageSample';
+  at: Scalars['DateTime']['output'];
+  cpuMillicores: Scalars['Int']['output'];
+  gpuMemoryMib: Scalars['Int']['output'];
+  gpuUtilPercent: Scalars['Float']['output'];
+  memoryMib: Scalars['Int']['output'];
+};
 
 export type User = Node & {
   __typename?: 'User';
@@ -1042,6 +1793,56 @@ export type ViewerState = {
   userId: Scalars['ID']['output'];
   username: Scalars['String']['output'];
 };
+
+/** Persistent storage: personal or shared by a group; free of credits. */
+export type Volume = Node & {
+  __typename?: 'Volume';
+  createdAt: Scalars['DateTime']['output'];
+  groupId?: Maybe<Scalars['ID']['output']>;
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+  memberMode: MountMode;
+  /** The widest mode you may mount it with (null: you may not). */
+  myMountMode?: Maybe<MountMode>;
+  name: Scalars['String']['output'];
+  scope: VolumeScope;
+  sizeMib: Scalars['Int']['output'];
+  storageClass: Scalars['String']['output'];
+};
+
+export type VolumeConnection = {
+  __typename?: 'VolumeConnection';
+  edges: Array<VolumeEdge>;
+  /** The nodes of this page, without their cursors. */
+  nodes: Array<Volume>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type VolumeCreateInput = {
+  /** Share it with a group (you must administer it). */
+  groupId?: InputMaybe<Scalars['ID']['input']>;
+  memberMode?: MountMode;
+  name: Scalars['String']['input'];
+  sizeMib: Scalars['Int']['input'];
+  storageClass?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type VolumeEdge = {
+  __typename?: 'VolumeEdge';
+  cursor: Scalars['String']['output'];
+  node: Volume;
+};
+
+export type VolumePayload = {
+  __typename?: 'VolumePayload';
+  errors: Array<UserError>;
+  volume?: Maybe<Volume>;
+};
+
+export type VolumeScope =
+  | 'GROUP'
+  | 'PERSONAL';
 
 export type AuditLogQueryVariables = Exact<{
   filter?: InputMaybe<AuditFilterInput>;
@@ -1146,7 +1947,7 @@ export type OrganizationQueryVariables = Exact<{
 }>;
 
 
-export type OrganizationQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization', id: string, name: string, slug: string, description: string, createdAt: string, viewerIsAdmin: boolean } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'User' } | null };
+export type OrganizationQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization', id: string, name: string, slug: string, description: string, createdAt: string, viewerIsAdmin: boolean } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'Session' } | { __typename?: 'Template' } | { __typename?: 'User' } | { __typename?: 'Volume' } | null };
 
 export type OrganizationGroupsQueryVariables = Exact<{
   id: Scalars['ID']['input'];
@@ -1155,7 +1956,7 @@ export type OrganizationGroupsQueryVariables = Exact<{
 }>;
 
 
-export type OrganizationGroupsQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization', id: string, groups: { __typename?: 'GroupConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Group', id: string, name: string, description: string, isDefault: boolean, createdAt: string, viewerIsAdmin: boolean, members: { __typename?: 'MembershipConnection', totalCount: number } }> } } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'User' } | null };
+export type OrganizationGroupsQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization', id: string, groups: { __typename?: 'GroupConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Group', id: string, name: string, description: string, isDefault: boolean, createdAt: string, viewerIsAdmin: boolean, members: { __typename?: 'MembershipConnection', totalCount: number } }> } } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'Session' } | { __typename?: 'Template' } | { __typename?: 'User' } | { __typename?: 'Volume' } | null };
 
 export type OrganizationUsersQueryVariables = Exact<{
   id: Scalars['ID']['input'];
@@ -1165,7 +1966,7 @@ export type OrganizationUsersQueryVariables = Exact<{
 }>;
 
 
-export type OrganizationUsersQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization', id: string, users: { __typename?: 'UserConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'User', id: string, username: string, displayName: string, email: string, isActive: boolean, adminOf: Array<{ __typename?: 'Organization', id: string }> }> } } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'User' } | null };
+export type OrganizationUsersQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization', id: string, users: { __typename?: 'UserConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'User', id: string, username: string, displayName: string, email: string, isActive: boolean, adminOf: Array<{ __typename?: 'Organization', id: string }> }> } } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'Session' } | { __typename?: 'Template' } | { __typename?: 'User' } | { __typename?: 'Volume' } | null };
 
 export type GroupCreateMutationVariables = Exact<{
   input: GroupCreateInput;
@@ -1236,7 +2037,7 @@ export type UserQueryVariables = Exact<{
 }>;
 
 
-export type UserQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization' } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'User', id: string, username: string, displayName: string, email: string, isActive: boolean, isSuperAdmin: boolean, createdAt: string, activeGroup?: { __typename?: 'Group', id: string, name: string } | null, adminOf: Array<{ __typename?: 'Organization', id: string, name: string }>, memberships: Array<{ __typename?: 'Membership', role: Role, group: { __typename?: 'Group', id: string, name: string, organization: { __typename?: 'Organization', id: string, name: string } } }> } | null };
+export type UserQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization' } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'Session' } | { __typename?: 'Template' } | { __typename?: 'User', id: string, username: string, displayName: string, email: string, isActive: boolean, isSuperAdmin: boolean, createdAt: string, activeGroup?: { __typename?: 'Group', id: string, name: string } | null, adminOf: Array<{ __typename?: 'Organization', id: string, name: string }>, memberships: Array<{ __typename?: 'Membership', role: Role, group: { __typename?: 'Group', id: string, name: string, organization: { __typename?: 'Organization', id: string, name: string } } }> } | { __typename?: 'Volume' } | null };
 
 export type UserUpdateMutationVariables = Exact<{
   input: UserUpdateInput;
@@ -1320,12 +2121,37 @@ export type OfferingOptionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type OfferingOptionsQuery = { __typename?: 'Query', offerings: { __typename?: 'OfferingConnection', nodes: Array<{ __typename?: 'Offering', id: string, vendor: string, name: string, vramMib: number, enabled: boolean, minCuda: string, hourlyRate: { __typename?: 'Credits', credits: string } }> } };
 
+export type CapacityLiveSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CapacityLiveSubscription = { __typename?: 'Subscription', capacityChanged: { __typename?: 'Capacity', byResource: Array<{ __typename?: 'CapacityRow', resource: string, kind: GpuKind, model?: string | null, shared: boolean, usedCardEquivalents: number, physical: { __typename?: 'Counts', total: number, used: number, available: number }, logical: { __typename?: 'Counts', total: number, used: number, available: number } }>, models: Array<{ __typename?: 'ModelCapacity', model: string, physical: { __typename?: 'Counts', total: number, used: number, available: number }, logical: { __typename?: 'Counts', total: number, used: number, available: number } }> } };
+
 export type ActiveGroupSetMutationVariables = Exact<{
   input: ActiveGroupSetInput;
 }>;
 
 
 export type ActiveGroupSetMutation = { __typename?: 'Mutation', activeGroupSet: { __typename?: 'UserPayload', user?: { __typename?: 'User', id: string, activeGroup?: { __typename?: 'Group', id: string, name: string, organization: { __typename?: 'Organization', id: string, name: string } } | null } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type NotificationsQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type NotificationsQuery = { __typename?: 'Query', notifications: { __typename?: 'NotificationConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Notification', id: string, kind: string, message: string, createdAt: string, readAt?: string | null, sessionId?: string | null }> } };
+
+export type NotificationsLiveSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type NotificationsLiveSubscription = { __typename?: 'Subscription', notifications: Array<{ __typename?: 'Notification', id: string }> };
+
+export type NotificationsMarkReadMutationVariables = Exact<{
+  input: NotificationsMarkReadInput;
+}>;
+
+
+export type NotificationsMarkReadMutation = { __typename?: 'Mutation', notificationsMarkRead: { __typename?: 'NotificationsMarkReadPayload', marked: number, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
 
 export type ImagesQueryVariables = Exact<{
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -1356,6 +2182,86 @@ export type ImageDeleteMutationVariables = Exact<{
 
 export type ImageDeleteMutation = { __typename?: 'Mutation', imageDelete: { __typename?: 'DeletePayload', deletedId?: string | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
 
+export type NewSessionChoicesQueryVariables = Exact<{
+  offeringId: Scalars['ID']['input'];
+  withOffering: Scalars['Boolean']['input'];
+}>;
+
+
+export type NewSessionChoicesQuery = { __typename?: 'Query', presets: { __typename?: 'PresetConnection', nodes: Array<{ __typename?: 'Preset', id: string, name: string, cpuMillicores: number, memoryMib: number, tier: GpuTier, gpuCount: number, cpuOnly: boolean, gpuLimits?: { __typename?: 'GpuLimits', vramMib: number, cores: number, cards: number, ratio: string, hourlyCost: { __typename?: 'Credits', micro: string | number, credits: string } } | null }> }, images: { __typename?: 'ImageConnection', nodes: Array<{ __typename?: 'Image', id: string, name: string, reference: string, cudaVersion?: string | null, scope: ImageScope }> }, volumes: { __typename?: 'VolumeConnection', nodes: Array<{ __typename?: 'Volume', id: string, name: string, scope: VolumeScope, sizeMib: number, myMountMode?: MountMode | null }> }, templates: { __typename?: 'TemplateConnection', nodes: Array<{ __typename?: 'Template', id: string, name: string, imageId: string, presetId?: string | null, offeringId?: string | null, mounts: Array<{ __typename?: 'TemplateMount', volumeId: string, mountPath: string, mode: MountMode }> }> }, instanceBundles: Array<{ __typename?: 'InstanceBundle', name: string, model?: string | null, gpus: number, cpuMillicores: number, memoryMib: number, nodes: number }> };
+
+export type CudaCheckQueryVariables = Exact<{
+  imageId: Scalars['ID']['input'];
+  offeringId: Scalars['ID']['input'];
+}>;
+
+
+export type CudaCheckQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image', id: string, cudaCompatibility: { __typename?: 'CudaCompatibility', compatible: boolean, reason?: string | null } } | { __typename?: 'Offering' } | { __typename?: 'Organization' } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'Session' } | { __typename?: 'Template' } | { __typename?: 'User' } | { __typename?: 'Volume' } | null };
+
+export type MySessionsQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type MySessionsQuery = { __typename?: 'Query', mySessions: { __typename?: 'SessionConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Session', id: string, name: string, kind: SessionKind, state: SessionState, stateReason: string, imageReference: string, cpuMillicores: number, memoryMib: number, diskGib: number, shmMib: number, expiry: Expiry, expiresAt?: string | null, createdAt: string, startedAt?: string | null, remainingSeconds?: number | null, expiryWarning: boolean, runningSeconds: number, costSoFar: { __typename?: 'Credits', credits: string }, charged: { __typename?: 'Credits', credits: string }, gpu?: { __typename?: 'SessionGpu', offeringName: string, vramMib: number, cores: number, cards: number, exclusive: boolean, shared: boolean, ratio: string, kind?: string | null, hourlyCost: { __typename?: 'Credits', micro: string | number, credits: string } } | null, endpoints: { __typename?: 'SessionEndpoints', vscode?: string | null, jupyterlab?: string | null, terminal?: string | null, ssh?: string | null }, mounts: Array<{ __typename?: 'SessionMount', volumeId: string, mountPath: string, mode: MountMode }>, placement?: { __typename?: 'SessionPlacement', clusterId: string, nodeId: string, kind: string, cardUuids: Array<string>, migInstanceId?: string | null } | null, queuePosition?: { __typename?: 'QueuePosition', offering: string, position: number, length: number } | null }> } };
+
+export type SessionFieldsFragment = { __typename?: 'Session', id: string, name: string, kind: SessionKind, state: SessionState, stateReason: string, imageReference: string, cpuMillicores: number, memoryMib: number, diskGib: number, shmMib: number, expiry: Expiry, expiresAt?: string | null, createdAt: string, startedAt?: string | null, remainingSeconds?: number | null, expiryWarning: boolean, runningSeconds: number, costSoFar: { __typename?: 'Credits', credits: string }, charged: { __typename?: 'Credits', credits: string }, gpu?: { __typename?: 'SessionGpu', offeringName: string, vramMib: number, cores: number, cards: number, exclusive: boolean, shared: boolean, ratio: string, kind?: string | null, hourlyCost: { __typename?: 'Credits', micro: string | number, credits: string } } | null, endpoints: { __typename?: 'SessionEndpoints', vscode?: string | null, jupyterlab?: string | null, terminal?: string | null, ssh?: string | null }, mounts: Array<{ __typename?: 'SessionMount', volumeId: string, mountPath: string, mode: MountMode }>, placement?: { __typename?: 'SessionPlacement', clusterId: string, nodeId: string, kind: string, cardUuids: Array<string>, migInstanceId?: string | null } | null, queuePosition?: { __typename?: 'QueuePosition', offering: string, position: number, length: number } | null };
+
+export type MySessionsLiveSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MySessionsLiveSubscription = { __typename?: 'Subscription', mySessions: Array<{ __typename?: 'Session', id: string, name: string, kind: SessionKind, state: SessionState, stateReason: string, imageReference: string, cpuMillicores: number, memoryMib: number, diskGib: number, shmMib: number, expiry: Expiry, expiresAt?: string | null, createdAt: string, startedAt?: string | null, remainingSeconds?: number | null, expiryWarning: boolean, runningSeconds: number, costSoFar: { __typename?: 'Credits', credits: string }, charged: { __typename?: 'Credits', credits: string }, gpu?: { __typename?: 'SessionGpu', offeringName: string, vramMib: number, cores: number, cards: number, exclusive: boolean, shared: boolean, ratio: string, kind?: string | null, hourlyCost: { __typename?: 'Credits', micro: string | number, credits: string } } | null, endpoints: { __typename?: 'SessionEndpoints', vscode?: string | null, jupyterlab?: string | null, terminal?: string | null, ssh?: string | null }, mounts: Array<{ __typename?: 'SessionMount', volumeId: string, mountPath: string, mode: MountMode }>, placement?: { __typename?: 'SessionPlacement', clusterId: string, nodeId: string, kind: string, cardUuids: Array<string>, migInstanceId?: string | null } | null, queuePosition?: { __typename?: 'QueuePosition', offering: string, position: number, length: number } | null }> };
+
+export type SessionStatusSubscriptionVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type SessionStatusSubscription = { __typename?: 'Subscription', sessionStatus: { __typename?: 'Session', id: string, name: string, kind: SessionKind, state: SessionState, stateReason: string, imageReference: string, cpuMillicores: number, memoryMib: number, diskGib: number, shmMib: number, expiry: Expiry, expiresAt?: string | null, createdAt: string, startedAt?: string | null, remainingSeconds?: number | null, expiryWarning: boolean, runningSeconds: number, costSoFar: { __typename?: 'Credits', credits: string }, charged: { __typename?: 'Credits', credits: string }, gpu?: { __typename?: 'SessionGpu', offeringName: string, vramMib: number, cores: number, cards: number, exclusive: boolean, shared: boolean, ratio: string, kind?: string | null, hourlyCost: { __typename?: 'Credits', micro: string | number, credits: string } } | null, endpoints: { __typename?: 'SessionEndpoints', vscode?: string | null, jupyterlab?: string | null, terminal?: string | null, ssh?: string | null }, mounts: Array<{ __typename?: 'SessionMount', volumeId: string, mountPath: string, mode: MountMode }>, placement?: { __typename?: 'SessionPlacement', clusterId: string, nodeId: string, kind: string, cardUuids: Array<string>, migInstanceId?: string | null } | null, queuePosition?: { __typename?: 'QueuePosition', offering: string, position: number, length: number } | null } };
+
+export type SessionUsageLiveSubscriptionVariables = Exact<{
+  sessionId: Scalars['ID']['input'];
+}>;
+
+
+export type SessionUsageLiveSubscription = { __typename?: 'Subscription', sessionUsage: Array<{ __typename?: 'UsageSample', at: string, cpuMillicores: number, memoryMib: number, gpuUtilPercent: number, gpuMemoryMib: number }> };
+
+export type SessionPauseMutationVariables = Exact<{
+  input: IdInput;
+}>;
+
+
+export type SessionPauseMutation = { __typename?: 'Mutation', sessionPause: { __typename?: 'SessionPayload', session?: { __typename?: 'Session', id: string, name: string, kind: SessionKind, state: SessionState, stateReason: string, imageReference: string, cpuMillicores: number, memoryMib: number, diskGib: number, shmMib: number, expiry: Expiry, expiresAt?: string | null, createdAt: string, startedAt?: string | null, remainingSeconds?: number | null, expiryWarning: boolean, runningSeconds: number, costSoFar: { __typename?: 'Credits', credits: string }, charged: { __typename?: 'Credits', credits: string }, gpu?: { __typename?: 'SessionGpu', offeringName: string, vramMib: number, cores: number, cards: number, exclusive: boolean, shared: boolean, ratio: string, kind?: string | null, hourlyCost: { __typename?: 'Credits', micro: string | number, credits: string } } | null, endpoints: { __typename?: 'SessionEndpoints', vscode?: string | null, jupyterlab?: string | null, terminal?: string | null, ssh?: string | null }, mounts: Array<{ __typename?: 'SessionMount', volumeId: string, mountPath: string, mode: MountMode }>, placement?: { __typename?: 'SessionPlacement', clusterId: string, nodeId: string, kind: string, cardUuids: Array<string>, migInstanceId?: string | null } | null, queuePosition?: { __typename?: 'QueuePosition', offering: string, position: number, length: number } | null } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type SessionResumeMutationVariables = Exact<{
+  input: IdInput;
+}>;
+
+
+export type SessionResumeMutation = { __typename?: 'Mutation', sessionResume: { __typename?: 'SessionPayload', session?: { __typename?: 'Session', id: string, name: string, kind: SessionKind, state: SessionState, stateReason: string, imageReference: string, cpuMillicores: number, memoryMib: number, diskGib: number, shmMib: number, expiry: Expiry, expiresAt?: string | null, createdAt: string, startedAt?: string | null, remainingSeconds?: number | null, expiryWarning: boolean, runningSeconds: number, costSoFar: { __typename?: 'Credits', credits: string }, charged: { __typename?: 'Credits', credits: string }, gpu?: { __typename?: 'SessionGpu', offeringName: string, vramMib: number, cores: number, cards: number, exclusive: boolean, shared: boolean, ratio: string, kind?: string | null, hourlyCost: { __typename?: 'Credits', micro: string | number, credits: string } } | null, endpoints: { __typename?: 'SessionEndpoints', vscode?: string | null, jupyterlab?: string | null, terminal?: string | null, ssh?: string | null }, mounts: Array<{ __typename?: 'SessionMount', volumeId: string, mountPath: string, mode: MountMode }>, placement?: { __typename?: 'SessionPlacement', clusterId: string, nodeId: string, kind: string, cardUuids: Array<string>, migInstanceId?: string | null } | null, queuePosition?: { __typename?: 'QueuePosition', offering: string, position: number, length: number } | null } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type SessionStopMutationVariables = Exact<{
+  input: IdInput;
+}>;
+
+
+export type SessionStopMutation = { __typename?: 'Mutation', sessionStop: { __typename?: 'SessionPayload', session?: { __typename?: 'Session', id: string, name: string, kind: SessionKind, state: SessionState, stateReason: string, imageReference: string, cpuMillicores: number, memoryMib: number, diskGib: number, shmMib: number, expiry: Expiry, expiresAt?: string | null, createdAt: string, startedAt?: string | null, remainingSeconds?: number | null, expiryWarning: boolean, runningSeconds: number, costSoFar: { __typename?: 'Credits', credits: string }, charged: { __typename?: 'Credits', credits: string }, gpu?: { __typename?: 'SessionGpu', offeringName: string, vramMib: number, cores: number, cards: number, exclusive: boolean, shared: boolean, ratio: string, kind?: string | null, hourlyCost: { __typename?: 'Credits', micro: string | number, credits: string } } | null, endpoints: { __typename?: 'SessionEndpoints', vscode?: string | null, jupyterlab?: string | null, terminal?: string | null, ssh?: string | null }, mounts: Array<{ __typename?: 'SessionMount', volumeId: string, mountPath: string, mode: MountMode }>, placement?: { __typename?: 'SessionPlacement', clusterId: string, nodeId: string, kind: string, cardUuids: Array<string>, migInstanceId?: string | null } | null, queuePosition?: { __typename?: 'QueuePosition', offering: string, position: number, length: number } | null } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type SessionExtendMutationVariables = Exact<{
+  input: SessionExtendInput;
+}>;
+
+
+export type SessionExtendMutation = { __typename?: 'Mutation', sessionExtend: { __typename?: 'SessionPayload', session?: { __typename?: 'Session', id: string, name: string, kind: SessionKind, state: SessionState, stateReason: string, imageReference: string, cpuMillicores: number, memoryMib: number, diskGib: number, shmMib: number, expiry: Expiry, expiresAt?: string | null, createdAt: string, startedAt?: string | null, remainingSeconds?: number | null, expiryWarning: boolean, runningSeconds: number, costSoFar: { __typename?: 'Credits', credits: string }, charged: { __typename?: 'Credits', credits: string }, gpu?: { __typename?: 'SessionGpu', offeringName: string, vramMib: number, cores: number, cards: number, exclusive: boolean, shared: boolean, ratio: string, kind?: string | null, hourlyCost: { __typename?: 'Credits', micro: string | number, credits: string } } | null, endpoints: { __typename?: 'SessionEndpoints', vscode?: string | null, jupyterlab?: string | null, terminal?: string | null, ssh?: string | null }, mounts: Array<{ __typename?: 'SessionMount', volumeId: string, mountPath: string, mode: MountMode }>, placement?: { __typename?: 'SessionPlacement', clusterId: string, nodeId: string, kind: string, cardUuids: Array<string>, migInstanceId?: string | null } | null, queuePosition?: { __typename?: 'QueuePosition', offering: string, position: number, length: number } | null } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type SessionCreateMutationVariables = Exact<{
+  input: SessionCreateInput;
+}>;
+
+
+export type SessionCreateMutation = { __typename?: 'Mutation', sessionCreate: { __typename?: 'SessionPayload', session?: { __typename?: 'Session', id: string, state: SessionState, stateReason: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
 export type PersonalAccessTokensQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1375,7 +2281,7 @@ export type PersonalAccessTokenRevokeMutationVariables = Exact<{
 
 export type PersonalAccessTokenRevokeMutation = { __typename?: 'Mutation', personalAccessTokenRevoke: { __typename?: 'PersonalAccessTokenPayload', token?: { __typename?: 'PersonalAccessToken', id: string, active: boolean, revokedAt?: string | null } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
 
-
+export const SessionFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Session"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"stateReason"}},{"kind":"Field","name":{"kind":"Name","value":"imageReference"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"diskGib"}},{"kind":"Field","name":{"kind":"Name","value":"shmMib"}},{"kind":"Field","name":{"kind":"Name","value":"expiry"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"remainingSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"expiryWarning"}},{"kind":"Field","name":{"kind":"Name","value":"runningSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"costSoFar"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"charged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"gpu"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offeringName"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"cards"}},{"kind":"Field","name":{"kind":"Name","value":"exclusive"}},{"kind":"Field","name":{"kind":"Name","value":"shared"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyCost"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"endpoints"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vscode"}},{"kind":"Field","name":{"kind":"Name","value":"jupyterlab"}},{"kind":"Field","name":{"kind":"Name","value":"terminal"}},{"kind":"Field","name":{"kind":"Name","value":"ssh"}}]}},{"kind":"Field","name":{"kind":"Name","value":"mounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeId"}},{"kind":"Field","name":{"kind":"Name","value":"mountPath"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}}]}},{"kind":"Field","name":{"kind":"Name","value":"placement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"clusterId"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"cardUuids"}},{"kind":"Field","name":{"kind":"Name","value":"migInstanceId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"queuePosition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offering"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}}]}}]} as unknown as DocumentNode<SessionFieldsFragment, unknown>;
 export const AuditLogDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AuditLog"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"AuditFilterInput"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"auditLog"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"at"}},{"kind":"Field","name":{"kind":"Name","value":"actorUsername"}},{"kind":"Field","name":{"kind":"Name","value":"operation"}},{"kind":"Field","name":{"kind":"Name","value":"targetType"}},{"kind":"Field","name":{"kind":"Name","value":"targetId"}},{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"resultCode"}},{"kind":"Field","name":{"kind":"Name","value":"durationMs"}},{"kind":"Field","name":{"kind":"Name","value":"requestId"}},{"kind":"Field","name":{"kind":"Name","value":"clientIp"}}]}}]}}]}}]} as unknown as DocumentNode<AuditLogQuery, AuditLogQueryVariables>;
 export const OfferingsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Offerings"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offerings"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"vendor"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"minCuda"}},{"kind":"Field","name":{"kind":"Name","value":"resourceName"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"shareable"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyRate"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}}]}}]}}]} as unknown as DocumentNode<OfferingsQuery, OfferingsQueryVariables>;
 export const OfferingCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"OfferingCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"OfferingCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offeringCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offering"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<OfferingCreateMutation, OfferingCreateMutationVariables>;
@@ -1415,11 +2321,26 @@ export const LoginDocument = {"kind":"Document","definitions":[{"kind":"Operatio
 export const OrganizationOptionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"OrganizationOptions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"organizations"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"viewerIsAdmin"}}]}}]}}]}}]} as unknown as DocumentNode<OrganizationOptionsQuery, OrganizationOptionsQueryVariables>;
 export const RegistryOptionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RegistryOptions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registries"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}}]}}]}}]}}]} as unknown as DocumentNode<RegistryOptionsQuery, RegistryOptionsQueryVariables>;
 export const OfferingOptionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"OfferingOptions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offerings"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"vendor"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"minCuda"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyRate"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}}]}}]}}]} as unknown as DocumentNode<OfferingOptionsQuery, OfferingOptionsQueryVariables>;
+export const CapacityLiveDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"CapacityLive"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"capacityChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"byResource"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"resource"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"model"}},{"kind":"Field","name":{"kind":"Name","value":"shared"}},{"kind":"Field","name":{"kind":"Name","value":"physical"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"used"}},{"kind":"Field","name":{"kind":"Name","value":"available"}}]}},{"kind":"Field","name":{"kind":"Name","value":"logical"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"used"}},{"kind":"Field","name":{"kind":"Name","value":"available"}}]}},{"kind":"Field","name":{"kind":"Name","value":"usedCardEquivalents"}}]}},{"kind":"Field","name":{"kind":"Name","value":"models"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"model"}},{"kind":"Field","name":{"kind":"Name","value":"physical"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"used"}},{"kind":"Field","name":{"kind":"Name","value":"available"}}]}},{"kind":"Field","name":{"kind":"Name","value":"logical"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"used"}},{"kind":"Field","name":{"kind":"Name","value":"available"}}]}}]}}]}}]}}]} as unknown as DocumentNode<CapacityLiveSubscription, CapacityLiveSubscriptionVariables>;
 export const ActiveGroupSetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ActiveGroupSet"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ActiveGroupSetInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"activeGroupSet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"activeGroup"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"organization"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ActiveGroupSetMutation, ActiveGroupSetMutationVariables>;
+export const NotificationsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Notifications"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"notifications"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"readAt"}},{"kind":"Field","name":{"kind":"Name","value":"sessionId"}}]}}]}}]}}]} as unknown as DocumentNode<NotificationsQuery, NotificationsQueryVariables>;
+export const NotificationsLiveDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"NotificationsLive"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"notifications"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]} as unknown as DocumentNode<NotificationsLiveSubscription, NotificationsLiveSubscriptionVariables>;
+export const NotificationsMarkReadDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"NotificationsMarkRead"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"NotificationsMarkReadInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"notificationsMarkRead"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"marked"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<NotificationsMarkReadMutation, NotificationsMarkReadMutationVariables>;
 export const ImagesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Images"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"images"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"cudaVersion"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"registry"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"organization"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ImagesQuery, ImagesQueryVariables>;
 export const ImageCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ImageCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ImageCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"imageCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"image"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ImageCreateMutation, ImageCreateMutationVariables>;
 export const ImageUpdateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ImageUpdate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ImageUpdateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"imageUpdate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"image"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"cudaVersion"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ImageUpdateMutation, ImageUpdateMutationVariables>;
 export const ImageDeleteDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ImageDelete"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IdInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"imageDelete"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deletedId"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<ImageDeleteMutation, ImageDeleteMutationVariables>;
+export const NewSessionChoicesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"NewSessionChoices"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"offeringId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"withOffering"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"presets"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"tier"}},{"kind":"Field","name":{"kind":"Name","value":"gpuCount"}},{"kind":"Field","name":{"kind":"Name","value":"cpuOnly"}},{"kind":"Field","name":{"kind":"Name","value":"gpuLimits"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"offeringId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"offeringId"}}}],"directives":[{"kind":"Directive","name":{"kind":"Name","value":"include"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"if"},"value":{"kind":"Variable","name":{"kind":"Name","value":"withOffering"}}}]}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"cards"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyCost"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"images"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"cudaVersion"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"volumes"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"sizeMib"}},{"kind":"Field","name":{"kind":"Name","value":"myMountMode"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"templates"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"imageId"}},{"kind":"Field","name":{"kind":"Name","value":"presetId"}},{"kind":"Field","name":{"kind":"Name","value":"offeringId"}},{"kind":"Field","name":{"kind":"Name","value":"mounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeId"}},{"kind":"Field","name":{"kind":"Name","value":"mountPath"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"instanceBundles"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"model"}},{"kind":"Field","name":{"kind":"Name","value":"gpus"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"nodes"}}]}}]}}]} as unknown as DocumentNode<NewSessionChoicesQuery, NewSessionChoicesQueryVariables>;
+export const CudaCheckDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CudaCheck"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"imageId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"offeringId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"imageId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Image"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"cudaCompatibility"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"offeringId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"offeringId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"compatible"}},{"kind":"Field","name":{"kind":"Name","value":"reason"}}]}}]}}]}}]}}]} as unknown as DocumentNode<CudaCheckQuery, CudaCheckQueryVariables>;
+export const MySessionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"MySessions"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"mySessions"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SessionFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Session"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"stateReason"}},{"kind":"Field","name":{"kind":"Name","value":"imageReference"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"diskGib"}},{"kind":"Field","name":{"kind":"Name","value":"shmMib"}},{"kind":"Field","name":{"kind":"Name","value":"expiry"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"remainingSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"expiryWarning"}},{"kind":"Field","name":{"kind":"Name","value":"runningSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"costSoFar"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"charged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"gpu"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offeringName"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"cards"}},{"kind":"Field","name":{"kind":"Name","value":"exclusive"}},{"kind":"Field","name":{"kind":"Name","value":"shared"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyCost"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"endpoints"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vscode"}},{"kind":"Field","name":{"kind":"Name","value":"jupyterlab"}},{"kind":"Field","name":{"kind":"Name","value":"terminal"}},{"kind":"Field","name":{"kind":"Name","value":"ssh"}}]}},{"kind":"Field","name":{"kind":"Name","value":"mounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeId"}},{"kind":"Field","name":{"kind":"Name","value":"mountPath"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}}]}},{"kind":"Field","name":{"kind":"Name","value":"placement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"clusterId"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"cardUuids"}},{"kind":"Field","name":{"kind":"Name","value":"migInstanceId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"queuePosition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offering"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}}]}}]} as unknown as DocumentNode<MySessionsQuery, MySessionsQueryVariables>;
+export const MySessionsLiveDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"MySessionsLive"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"mySessions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SessionFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Session"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"stateReason"}},{"kind":"Field","name":{"kind":"Name","value":"imageReference"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"diskGib"}},{"kind":"Field","name":{"kind":"Name","value":"shmMib"}},{"kind":"Field","name":{"kind":"Name","value":"expiry"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"remainingSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"expiryWarning"}},{"kind":"Field","name":{"kind":"Name","value":"runningSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"costSoFar"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"charged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"gpu"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offeringName"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"cards"}},{"kind":"Field","name":{"kind":"Name","value":"exclusive"}},{"kind":"Field","name":{"kind":"Name","value":"shared"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyCost"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"endpoints"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vscode"}},{"kind":"Field","name":{"kind":"Name","value":"jupyterlab"}},{"kind":"Field","name":{"kind":"Name","value":"terminal"}},{"kind":"Field","name":{"kind":"Name","value":"ssh"}}]}},{"kind":"Field","name":{"kind":"Name","value":"mounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeId"}},{"kind":"Field","name":{"kind":"Name","value":"mountPath"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}}]}},{"kind":"Field","name":{"kind":"Name","value":"placement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"clusterId"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"cardUuids"}},{"kind":"Field","name":{"kind":"Name","value":"migInstanceId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"queuePosition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offering"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}}]}}]} as unknown as DocumentNode<MySessionsLiveSubscription, MySessionsLiveSubscriptionVariables>;
+export const SessionStatusDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"SessionStatus"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionStatus"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SessionFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Session"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"stateReason"}},{"kind":"Field","name":{"kind":"Name","value":"imageReference"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"diskGib"}},{"kind":"Field","name":{"kind":"Name","value":"shmMib"}},{"kind":"Field","name":{"kind":"Name","value":"expiry"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"remainingSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"expiryWarning"}},{"kind":"Field","name":{"kind":"Name","value":"runningSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"costSoFar"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"charged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"gpu"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offeringName"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"cards"}},{"kind":"Field","name":{"kind":"Name","value":"exclusive"}},{"kind":"Field","name":{"kind":"Name","value":"shared"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyCost"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"endpoints"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vscode"}},{"kind":"Field","name":{"kind":"Name","value":"jupyterlab"}},{"kind":"Field","name":{"kind":"Name","value":"terminal"}},{"kind":"Field","name":{"kind":"Name","value":"ssh"}}]}},{"kind":"Field","name":{"kind":"Name","value":"mounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeId"}},{"kind":"Field","name":{"kind":"Name","value":"mountPath"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}}]}},{"kind":"Field","name":{"kind":"Name","value":"placement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"clusterId"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"cardUuids"}},{"kind":"Field","name":{"kind":"Name","value":"migInstanceId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"queuePosition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offering"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}}]}}]} as unknown as DocumentNode<SessionStatusSubscription, SessionStatusSubscriptionVariables>;
+export const SessionUsageLiveDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"SessionUsageLive"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"sessionId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionUsage"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"sessionId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"sessionId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"at"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"gpuUtilPercent"}},{"kind":"Field","name":{"kind":"Name","value":"gpuMemoryMib"}}]}}]}}]} as unknown as DocumentNode<SessionUsageLiveSubscription, SessionUsageLiveSubscriptionVariables>;
+export const SessionPauseDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SessionPause"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IdInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionPause"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"session"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SessionFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Session"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"stateReason"}},{"kind":"Field","name":{"kind":"Name","value":"imageReference"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"diskGib"}},{"kind":"Field","name":{"kind":"Name","value":"shmMib"}},{"kind":"Field","name":{"kind":"Name","value":"expiry"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"remainingSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"expiryWarning"}},{"kind":"Field","name":{"kind":"Name","value":"runningSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"costSoFar"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"charged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"gpu"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offeringName"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"cards"}},{"kind":"Field","name":{"kind":"Name","value":"exclusive"}},{"kind":"Field","name":{"kind":"Name","value":"shared"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyCost"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"endpoints"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vscode"}},{"kind":"Field","name":{"kind":"Name","value":"jupyterlab"}},{"kind":"Field","name":{"kind":"Name","value":"terminal"}},{"kind":"Field","name":{"kind":"Name","value":"ssh"}}]}},{"kind":"Field","name":{"kind":"Name","value":"mounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeId"}},{"kind":"Field","name":{"kind":"Name","value":"mountPath"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}}]}},{"kind":"Field","name":{"kind":"Name","value":"placement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"clusterId"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"cardUuids"}},{"kind":"Field","name":{"kind":"Name","value":"migInstanceId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"queuePosition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offering"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}}]}}]} as unknown as DocumentNode<SessionPauseMutation, SessionPauseMutationVariables>;
+export const SessionResumeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SessionResume"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IdInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionResume"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"session"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SessionFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Session"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"stateReason"}},{"kind":"Field","name":{"kind":"Name","value":"imageReference"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"diskGib"}},{"kind":"Field","name":{"kind":"Name","value":"shmMib"}},{"kind":"Field","name":{"kind":"Name","value":"expiry"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"remainingSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"expiryWarning"}},{"kind":"Field","name":{"kind":"Name","value":"runningSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"costSoFar"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"charged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"gpu"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offeringName"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"cards"}},{"kind":"Field","name":{"kind":"Name","value":"exclusive"}},{"kind":"Field","name":{"kind":"Name","value":"shared"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyCost"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"endpoints"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vscode"}},{"kind":"Field","name":{"kind":"Name","value":"jupyterlab"}},{"kind":"Field","name":{"kind":"Name","value":"terminal"}},{"kind":"Field","name":{"kind":"Name","value":"ssh"}}]}},{"kind":"Field","name":{"kind":"Name","value":"mounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeId"}},{"kind":"Field","name":{"kind":"Name","value":"mountPath"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}}]}},{"kind":"Field","name":{"kind":"Name","value":"placement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"clusterId"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"cardUuids"}},{"kind":"Field","name":{"kind":"Name","value":"migInstanceId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"queuePosition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offering"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}}]}}]} as unknown as DocumentNode<SessionResumeMutation, SessionResumeMutationVariables>;
+export const SessionStopDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SessionStop"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IdInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionStop"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"session"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SessionFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Session"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"stateReason"}},{"kind":"Field","name":{"kind":"Name","value":"imageReference"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"diskGib"}},{"kind":"Field","name":{"kind":"Name","value":"shmMib"}},{"kind":"Field","name":{"kind":"Name","value":"expiry"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"remainingSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"expiryWarning"}},{"kind":"Field","name":{"kind":"Name","value":"runningSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"costSoFar"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"charged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"gpu"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offeringName"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"cards"}},{"kind":"Field","name":{"kind":"Name","value":"exclusive"}},{"kind":"Field","name":{"kind":"Name","value":"shared"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyCost"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"endpoints"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vscode"}},{"kind":"Field","name":{"kind":"Name","value":"jupyterlab"}},{"kind":"Field","name":{"kind":"Name","value":"terminal"}},{"kind":"Field","name":{"kind":"Name","value":"ssh"}}]}},{"kind":"Field","name":{"kind":"Name","value":"mounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeId"}},{"kind":"Field","name":{"kind":"Name","value":"mountPath"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}}]}},{"kind":"Field","name":{"kind":"Name","value":"placement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"clusterId"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"cardUuids"}},{"kind":"Field","name":{"kind":"Name","value":"migInstanceId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"queuePosition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offering"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}}]}}]} as unknown as DocumentNode<SessionStopMutation, SessionStopMutationVariables>;
+export const SessionExtendDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SessionExtend"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SessionExtendInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionExtend"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"session"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SessionFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Session"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"stateReason"}},{"kind":"Field","name":{"kind":"Name","value":"imageReference"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"diskGib"}},{"kind":"Field","name":{"kind":"Name","value":"shmMib"}},{"kind":"Field","name":{"kind":"Name","value":"expiry"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"remainingSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"expiryWarning"}},{"kind":"Field","name":{"kind":"Name","value":"runningSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"costSoFar"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"charged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"gpu"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offeringName"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"cards"}},{"kind":"Field","name":{"kind":"Name","value":"exclusive"}},{"kind":"Field","name":{"kind":"Name","value":"shared"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyCost"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"endpoints"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vscode"}},{"kind":"Field","name":{"kind":"Name","value":"jupyterlab"}},{"kind":"Field","name":{"kind":"Name","value":"terminal"}},{"kind":"Field","name":{"kind":"Name","value":"ssh"}}]}},{"kind":"Field","name":{"kind":"Name","value":"mounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeId"}},{"kind":"Field","name":{"kind":"Name","value":"mountPath"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}}]}},{"kind":"Field","name":{"kind":"Name","value":"placement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"clusterId"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"cardUuids"}},{"kind":"Field","name":{"kind":"Name","value":"migInstanceId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"queuePosition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offering"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}}]}}]} as unknown as DocumentNode<SessionExtendMutation, SessionExtendMutationVariables>;
+export const SessionCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SessionCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SessionCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"session"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"stateReason"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<SessionCreateMutation, SessionCreateMutationVariables>;
 export const PersonalAccessTokensDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PersonalAccessTokens"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"personalAccessTokens"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"tokenPrefix"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"active"}}]}}]}}]} as unknown as DocumentNode<PersonalAccessTokensQuery, PersonalAccessTokensQueryVariables>;
 export const PersonalAccessTokenCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PersonalAccessTokenCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"PersonalAccessTokenCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"personalAccessTokenCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"secret"}},{"kind":"Field","name":{"kind":"Name","value":"token"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<PersonalAccessTokenCreateMutation, PersonalAccessTokenCreateMutationVariables>;
 export const PersonalAccessTokenRevokeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PersonalAccessTokenRevoke"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IdInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"personalAccessTokenRevoke"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"token"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"active"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<PersonalAccessTokenRevokeMutation, PersonalAccessTokenRevokeMutationVariables>;

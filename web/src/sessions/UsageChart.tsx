@@ -1,0 +1,59 @@
+import { useEffect, useRef } from "react";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+import { useT } from "../i18n";
+import type { Sample } from "./usage";
+
+function toData(samples: Sample[]): uPlot.AlignedData {
+  return [
+    samples.map((s) => Date.parse(s.at) / 1000),
+    samples.map((s) => s.gpuUtilPercent),
+    samples.map((s) => s.cpuMillicores / 1000),
+    samples.map((s) => s.memoryMib / 1024),
+    samples.map((s) => s.gpuMemoryMib / 1024),
+  ];
+}
+
+/** Live 1 s CPU / memory / GPU chart over the last 5 minutes (uPlot on a canvas). */
+export function UsageChart({ samples, height = 260 }: { samples: Sample[]; height?: number }) {
+  const t = useT();
+  const box = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const opts: uPlot.Options = {
+      width: el.clientWidth || 600,
+      height,
+      scales: { x: { time: true }, pct: { range: [0, 100] }, cores: { auto: true }, gib: { auto: true } },
+      axes: [
+        {},
+        { scale: "pct", label: t("usage.gpuUtil"), values: (_u, v) => v.map((x) => `${x}%`) },
+        { scale: "cores", side: 1, label: t("usage.cpu"), grid: { show: false } },
+      ],
+      series: [
+        {},
+        { label: t("usage.gpuUtil"), scale: "pct", stroke: "#12b886", width: 2, value: (_u, v) => (v == null ? "—" : `${v.toFixed(0)} %`) },
+        { label: t("usage.cpu"), scale: "cores", stroke: "#4c6ef5", width: 2, value: (_u, v) => (v == null ? "—" : v.toFixed(2)) },
+        { label: t("usage.memory"), scale: "gib", stroke: "#fab005", width: 2, value: (_u, v) => (v == null ? "—" : `${v.toFixed(1)} GiB`) },
+        { label: t("usage.gpuMemory"), scale: "gib", stroke: "#e64980", width: 2, dash: [4, 4], value: (_u, v) => (v == null ? "—" : `${v.toFixed(1)} GiB`) },
+      ],
+    };
+    const u = new uPlot(opts, toData([]), el);
+    plot.current = u;
+    const resize = new ResizeObserver(() => u.setSize({ width: el.clientWidth, height }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      u.destroy();
+      plot.current = null;
+    };
+  }, [height, t]);
+
+  useEffect(() => {
+    plot.current?.setData(toData(samples));
+  }, [samples]);
+
+  return <div ref={box} data-testid="usage-chart" data-samples={samples.length} />;
+}

@@ -1,0 +1,172 @@
+import { graphql } from "../gql";
+
+export const SessionFieldsFragment = graphql(`
+  fragment SessionFields on Session {
+    id
+    name
+    kind
+    state
+    stateReason
+    imageReference
+    cpuMillicores
+    memoryMib
+    diskGib
+    shmMib
+    expiry
+    expiresAt
+    createdAt
+    startedAt
+    remainingSeconds
+    expiryWarning
+    runningSeconds
+    costSoFar {
+      credits
+    }
+    charged {
+      credits
+    }
+    gpu {
+      offeringName
+      vramMib
+      cores
+      cards
+      exclusive
+      shared
+      ratio
+      kind
+      hourlyCost {
+        micro
+        credits
+      }
+    }
+    endpoints {
+      vscode
+      jupyterlab
+      terminal
+      ssh
+    }
+    mounts {
+      volumeId
+      mountPath
+      mode
+    }
+    placement {
+      clusterId
+      nodeId
+      kind
+      cardUuids
+      migInstanceId
+    }
+    queuePosition {
+      offering
+      position
+      length
+    }
+  }
+`);
+
+export const MySessionsSubscription = graphql(`
+  subscription MySessionsLive {
+    mySessions {
+      ...SessionFields
+    }
+  }
+`);
+
+export const SessionStatusSubscription = graphql(`
+  subscription SessionStatus($id: ID!) {
+    sessionStatus(id: $id) {
+      ...SessionFields
+    }
+  }
+`);
+
+export const SessionUsageSubscription = graphql(`
+  subscription SessionUsageLive($sessionId: ID!) {
+    sessionUsage(sessionId: $sessionId) {
+      at
+      cpuMillicores
+      memoryMib
+      gpuUtilPercent
+      gpuMemoryMib
+    }
+  }
+`);
+
+
+export const SessionPauseDocument = graphql(`
+  mutation SessionPause($input: IdInput!) {
+    sessionPause(input: $input) {
+      session {
+        ...SessionFields
+      }
+      errors {
+        code
+        field
+        message
+      }
+    }
+  }
+`);
+
+export const SessionResumeDocument = graphql(`
+  mutation SessionResume($input: IdInput!) {
+    sessionResume(input: $input) {
+      session {
+        ...SessionFields
+      }
+      errors {
+        code
+        field
+        message
+      }
+    }
+  }
+`);
+
+export const SessionStopDocument = graphql(`
+  mutation SessionStop($input: IdInput!) {
+    sessionStop(input: $input) {
+      session {
+        ...SessionFields
+      }
+      errors {
+        code
+        field
+        message
+      }
+    }
+  }
+`);
+
+export const SessionExtendDocument = graphql(`
+  mutation SessionExtend($input: SessionExtendInput!) {
+    sessionExtend(input: $input) {
+      session {
+        ...SessionFields
+      }
+      errors {
+        code
+        field
+        message
+      }
+    }
+  }
+`);
+
+export const SessionCreateDocument = graphql(`
+  mutation SessionCreate($input: SessionCreateInput!) {
+    sessionCreate(input: $input) {
+      session {
+        id
+        state
+        stateReason
+      }
+      errors {
+        code
+        field
+        message
+      }
+    }
+  }
+`);
