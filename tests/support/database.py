@@ -31,6 +31,8 @@ async def _admin(url: str, sql: str) -> None:
 
 @dataclass
 class TestDatabase:
+    __test__ = False  # not a pytest test class
+
     url: str
     server_url: str
     name: str
