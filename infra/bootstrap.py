@@ -14,6 +14,7 @@ from domain.ports import EventBus
 from domain.sessions.ports import UsageStore
 from domain.sessions.services import SessionServices
 from domain.tenancy.auth import PasswordHasher, SecretGenerator
+from infra.billing.sql import SqlBilling
 from infra.cluster.registry import ClusterAdapters
 from infra.credits.wiring import CreditsAdapters, sql_adapters
 from infra.db.base import make_engine, make_sessionmaker
@@ -89,6 +90,7 @@ def build_container(
         hold_window_seconds=settings.hold_window_seconds,
         public_url=settings.own_origin(),
         admission_gate=_semaphore(settings.admission_concurrency),
+        billing=SqlBilling(engine, hold_window_seconds=settings.hold_window_seconds),
     )
     return Container(
         settings=settings,

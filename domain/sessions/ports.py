@@ -156,3 +156,44 @@ class UsageStore(Protocol):
     async def append(self, sample: UsageSample) -> None: ...
 
     async def recent(self, session_id: UUID, seconds: int = 300) -> list[UsageSample]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class BillingLine:
+    """What one billing call did to one session."""
+
+    session_id: UUID
+    owner_id: UUID
+    charged_micro: int  # posted by this call (0 when nothing was due or the key existed)
+    unpaid_micro: int  # due but neither held nor available in the wallet: billed later
+    hold_micro: int  # still reserved after the call (0 once the hold is closed)
+    renewal_short_micro: int  # the part of the next hold window the wallet could not reserve
+    first_shortfall: bool  # the renewal came up short now, while the window was whole before
+    closed: bool  # the hold was closed (settlement of a session that no longer runs)
+
+
+@dataclass(frozen=True, slots=True)
+class BillingResult:
+    sessions: int  # sessions billed (locked and looked at)
+    transfers: int  # charge transfers posted
+    charged_micro: int  # their sum
+    # every selected session when ids were given; otherwise only those needing attention
+    # (renewal short, something unpaid, or a hold closed)
+    lines: tuple[BillingLine, ...] = ()
+
+
+class Billing(Protocol):
+    """Turns RUNNING seconds into charges, exactly and once.
+
+    One call is one transaction over the sessions and the ledger together: for each selected
+    GPU session, due = floor(rate × ratio × running seconds / 3600) and the difference to what
+    was already charged is posted (wallet → the organisation's consumption account, the hold
+    first, the rest from the available balance, never below zero), the hold, the cached
+    balances and the session's `charged_micro` moving in the same transaction; a repeated call
+    at the same instant changes nothing. Without `close`, the holds of RUNNING sessions are
+    renewed one window ahead as far as the wallet allows. With `close`, the holds of sessions
+    that no longer run are closed (their rest released); a session that runs again is only
+    billed. `session_ids=None` selects every RUNNING session (or, with `close`, every session
+    that no longer runs but still has an open hold: the sweep for lost settlements)."""
+
+    async def bill(self, now: datetime, session_ids: Sequence[UUID] | None, *, close: bool) -> BillingResult: ...

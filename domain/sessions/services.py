@@ -26,10 +26,8 @@ from domain.catalog.model import GpuLimits, Offering, Preset, check_cuda_compati
 from domain.catalog.services import can_see_image
 from domain.common.clock import Clock, IdGenerator
 from domain.common.errors import DomainError, InvalidValueError, NotFoundError, PermissionDeniedError
-from domain.common.money import cost_micro
 from domain.common.validation import clean_name
 from domain.credits import services as credits
-from domain.credits.errors import CreditsErrorCode
 from domain.credits.ports import BudgetRepository, Ledger
 from domain.inventory.model import GpuKind, Placement
 from domain.inventory.ports import Endpoint, StatusReport, VolumeMount, WorkloadPhase, WorkloadSpec
@@ -54,6 +52,8 @@ from domain.sessions.model import (
     SessionState,
 )
 from domain.sessions.ports import (
+    Billing,
+    BillingResult,
     CapacityState,
     CapacityStore,
     ClusterRegistry,
@@ -120,9 +120,18 @@ class SessionServices:
     # bounds how many admissions run at once in this process (each uses a few database
     # connections while it waits for the capacity lock); None = unbounded
     admission_gate: Callable[[], AbstractAsyncContextManager[object]] | None = None
+    # meters and settles sessions (charges, holds and `charged_micro` in one transaction)
+    billing: Billing = field(default_factory=lambda: _NoBilling())
 
     def gate(self) -> AbstractAsyncContextManager[object]:
         return self.admission_gate() if self.admission_gate is not None else nullcontext()
+
+
+class _NoBilling:
+    """Until the composition root wires a `Billing` adapter: refuses rather than skip charges."""
+
+    async def bill(self, now: datetime, session_ids: Sequence[UUID] | None, *, close: bool) -> BillingResult:
+        raise RuntimeError("SessionServices.billing is not wired")
 
 
 @dataclass(frozen=True)
@@ -1053,60 +1062,16 @@ async def session_reject(svc: SessionServices, actor: Actor, session_id: UUID, *
 
 async def settle(svc: SessionServices, session_id: UUID) -> None:
     """Charge what the session owes for its RUNNING seconds so far and close its hold when it
-    no longer runs. The due amount is recomputed from the seconds, so settling twice charges
-    nothing more; the ledger key is the session, the hold number and the seconds billed."""
-    async with svc.uow() as uow:
-        s = await uow.sessions.get(session_id)
-    if s is None or s.gpu is None or s.hold_id is None:
-        return
-    now = svc.clock.now()
-    seconds = s.running_seconds(now)
-    due = cost_micro(s.gpu.hourly_rate_micro, s.gpu.ratio, seconds)
-    delta = due - s.charged_micro
-    closing = s.state not in (S.RUNNING, S.SCHEDULED, S.STARTING)
-    if delta <= 0 and not closing:
-        return
-    hold = await svc.ledger.get_hold(s.hold_id)
-    if hold is None:
-        return
-    if delta > 0:
-        try:
-            await credits.charge_hold(
-                svc.ledger,
-                svc.clock,
-                svc.ids,
-                hold_id=s.hold_id,
-                amount_micro=delta,
-                idempotency_key=f"session:{s.id}:charge:{s.hold_seq}:{seconds}",
-                settle=closing,
-            )
-        except DomainError as exc:
-            if exc.code != CreditsErrorCode.HOLD_CLOSED:
-                raise
-            # the hold was closed already (a previous settlement): charge the wallet directly
-            await credits.charge_wallet(
-                svc.ledger,
-                svc.clock,
-                svc.ids,
-                wallet=hold.wallet,
-                chain=await _chain_of(svc, s),
-                amount_micro=delta,
-                idempotency_key=f"session:{s.id}:charge:{s.hold_seq}:{seconds}",
-            )
-    elif closing and hold.amount_micro > 0:
-        await credits.release_hold(svc.ledger, svc.clock, hold_id=s.hold_id)
-    async with svc.uow() as uow:
-        current = await uow.sessions.get(session_id, for_update=True)
-        if current is not None and current.charged_micro < due:
-            await uow.sessions.update(replace(current, charged_micro=due))
-        uow.publish_after_commit(wallet_topic(s.owner_id), {"userId": str(s.owner_id)})
-        await uow.commit()
-
-
-async def _chain_of(svc: SessionServices, s: Session) -> ScopeChain:
-    async with svc.uow() as uow:
-        user = await uow.tenancy.get_user(s.owner_id)
-        return await _chain_for(uow, s.owner_id, user.username if user else "", s.group_id, s.organization_id)
+    no longer runs. One `Billing` call: the charge, the hold, the balances and the session's
+    `charged_micro` commit together, and the due amount is recomputed from the seconds, so
+    settling twice (or after a crash) charges nothing more."""
+    result = await svc.billing.bill(svc.clock.now(), [session_id], close=True)
+    owners = {line.owner_id for line in result.lines if line.charged_micro or line.closed}
+    if owners:
+        async with svc.uow() as uow:
+            for owner in owners:
+                uow.publish_after_commit(wallet_topic(owner), {"userId": str(owner)})
+            await uow.commit()
 
 
 # ======================================================================== status reports

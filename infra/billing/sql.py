@@ -1,0 +1,284 @@
+"""The `Billing` port over PostgreSQL: set-based, one transaction over sessions and ledger.
+
+Sessions and the credits ledger share the database, so metering ticks and settlements are
+one statement (plus opening missing consumption accounts) instead of a ledger call and a
+session update in separate transactions, which a crash between them could turn into a double
+charge. The statement, in order:
+
+1. locks the selected sessions (ascending id; ticks `SKIP LOCKED` a session a use case is
+   changing right now: it is billed on the next tick, exactly, because what is due is always
+   recomputed from its seconds), then the wallets and consumption accounts it touches
+   (ascending id, as `infra.credits.sql.lock_accounts` does), then their holds (the ledger's
+   own order: accounts before holds). Rows read through these locks are the latest versions;
+2. computes due = floor(rate_micro × ratio_num × seconds / (ratio_den × 3600)) in exact
+   numeric arithmetic, delta = due − charged_micro, the part the hold covers and the excess
+   paid from the available balance, capped per wallet with running sums so that balance −
+   held never goes below zero (the CHECK the ledger relies on); what cannot be paid stays
+   unpaid and is billed later (the tick pauses the session first);
+3. inserts one charge transfer per session with a deterministic key,
+   `session:<id>:meter:<now>` for a tick, `session:<id>:settle:<hold seq>:<seconds>` for a
+   settlement, ON CONFLICT DO NOTHING; only the transfers actually inserted move anything;
+4. updates the holds (covered part out; renewal to one window ahead, or closing with the
+   rest released), the cached balances of wallets and consumption accounts (one aggregated
+   row update each, held = sum of open holds kept), and `sessions.charged_micro` (with the
+   optimistic `version` bumped, so a use case holding an older copy cannot write a stale
+   amount back).
+
+Written as SQL text rather than SQLAlchemy Core: a dozen data-modifying and window CTEs read
+(and review) better as the SQL they are; every value is a bound parameter, and the three
+selections are fixed strings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+from sqlalchemy import text
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from domain.credits.model import AccountKind, AccountRef
+from domain.sessions.ports import BillingLine, BillingResult
+from infra.credits.sql import A, Transactor
+
+# a hold is closed only for sessions that no longer run (or wait to run)
+CLOSING_STATES = ("PAUSING", "PAUSED", "STOPPING", "STOPPED", "FAILED", "EXPIRED", "PREEMPTED", "QUEUED", "REJECTED")
+_CLOSING_SQL = "('PAUSING','PAUSED','STOPPING','STOPPED','FAILED','EXPIRED','PREEMPTED','QUEUED','REJECTED')"
+
+_SELECT_TICK = "s.state = 'RUNNING' AND s.gpu IS NOT NULL"
+_SELECT_SWEEP = (
+    "s.state IN ('PAUSING','PAUSED','STOPPING','STOPPED','FAILED','EXPIRED','PREEMPTED','QUEUED','REJECTED') AND s.gpu IS NOT NULL AND s.hold_id IS NOT NULL "
+    "AND EXISTS (SELECT 1 FROM credit_holds oh WHERE oh.id = s.hold_id AND oh.status = 'open')"
+)
+_SELECT_IDS = "s.id = ANY(CAST(:ids AS uuid[])) AND s.gpu IS NOT NULL"
+
+_ORGS = "SELECT DISTINCT s.organization_id FROM sessions s WHERE {where}"
+
+_BILL = """
+WITH ls AS (
+    SELECT s.id, s.owner_id, s.organization_id, s.group_id, s.name, s.state, s.hold_id, s.hold_seq,
+           s.charged_micro, s.expires_at,
+           (s.gpu->>'hourly_rate_micro')::numeric AS rate,
+           split_part(s.gpu->>'ratio', '/', 1)::numeric AS rn,
+           split_part(s.gpu->>'ratio', '/', 2)::numeric AS rd,
+           s.billed_seconds + CASE WHEN s.running_since IS NULL THEN 0
+               ELSE greatest(0, floor(extract(epoch FROM (CAST(:now AS timestamptz) - s.running_since))))::bigint
+           END AS secs
+    FROM sessions s
+    WHERE {where}
+    ORDER BY s.id
+    FOR UPDATE {skip}
+),
+la AS (
+    SELECT a.id, a.kind, a.user_id, a.organization_id, a.balance_micro, a.held_micro
+    FROM credit_accounts a
+    WHERE (a.kind = 'user' AND a.organization_id IS NULL AND a.group_id IS NULL
+           AND a.user_id IN (SELECT owner_id FROM ls))
+       OR (a.kind = 'consumption' AND a.group_id IS NULL AND a.user_id IS NULL
+           AND a.organization_id IN (SELECT organization_id FROM ls))
+    ORDER BY a.id
+    FOR UPDATE
+),
+lh AS (
+    SELECT h.id, h.amount_micro, h.status
+    FROM credit_holds h
+    WHERE h.id IN (SELECT hold_id FROM ls WHERE hold_id IS NOT NULL)
+    ORDER BY h.id
+    FOR UPDATE
+),
+base AS (
+    SELECT ls.*,
+           w.id AS wallet_id, w.balance_micro - w.held_micro AS avail,
+           c.id AS sink_id,
+           coalesce(lh.status = 'open', false) AS hold_open,
+           CASE WHEN lh.status = 'open' THEN lh.amount_micro ELSE 0 END AS hold_amt,
+           (CAST(:close AS boolean) AND ls.state IN {closing}) AS closing,
+           div(ls.rate * ls.rn * ls.secs, ls.rd * 3600)::bigint AS due
+    FROM ls
+    JOIN la w ON w.kind = 'user' AND w.user_id = ls.owner_id
+    JOIN la c ON c.kind = 'consumption' AND c.organization_id = ls.organization_id
+    LEFT JOIN lh ON lh.id = ls.hold_id
+),
+d AS (
+    SELECT base.*,
+           greatest(0, due - charged_micro) AS delta,
+           least(greatest(0, due - charged_micro), hold_amt) AS covered
+    FROM base
+),
+e AS (
+    SELECT d.*, delta - covered AS excess,
+           sum(delta - covered) OVER (PARTITION BY wallet_id ORDER BY id) AS cum_excess
+    FROM d
+),
+p AS (
+    SELECT e.*, greatest(0, least(excess, avail - (cum_excess - excess)))::bigint AS paid_excess
+    FROM e
+),
+t AS (
+    SELECT p.*, covered + paid_excess AS amount,
+           CASE WHEN NOT closing AND hold_open AND state = 'RUNNING' THEN
+               div(rate * rn * least(CAST(:window AS bigint), CASE WHEN expires_at IS NULL THEN CAST(:window AS bigint)
+                   ELSE greatest(60, floor(extract(epoch FROM (expires_at - CAST(:now AS timestamptz)))))::bigint END),
+                   rd * 3600)::bigint
+           ELSE 0 END AS target,
+           avail - sum(paid_excess) OVER (PARTITION BY wallet_id) AS avail_after,
+           CASE WHEN closing
+               THEN 'session:' || id || ':settle:' || hold_seq || ':' || secs
+               ELSE 'session:' || id || ':meter:' || CAST(:period AS text)
+           END AS key
+    FROM p
+),
+n AS (
+    SELECT t.*, greatest(0, target - (hold_amt - covered)) AS need FROM t
+),
+g AS (
+    SELECT n.*, sum(need) OVER (PARTITION BY wallet_id ORDER BY id) AS cum_need FROM n
+),
+r AS (
+    SELECT g.*, greatest(0, least(need, avail_after - (cum_need - need)))::bigint AS growth FROM g
+),
+ins AS (
+    INSERT INTO credit_transfers (id, idempotency_key, kind, source_account_id, destination_account_id,
+                                  amount_micro, created_at, actor_id, organization_id, group_id, user_id,
+                                  hold_id, memo)
+    SELECT gen_random_uuid(), key, 'charge', wallet_id, sink_id, amount, CAST(:now AS timestamptz), NULL,
+           organization_id, group_id, owner_id, CASE WHEN hold_open THEN hold_id END, 'session ' || name
+    FROM r
+    WHERE amount > 0
+    ON CONFLICT (idempotency_key) DO NOTHING
+    RETURNING idempotency_key, amount_micro
+),
+res AS (
+    SELECT r.*,
+           coalesce(i.amount_micro, 0) AS posted,
+           CASE WHEN i.idempotency_key IS NULL THEN 0 ELSE r.covered END AS posted_covered
+    FROM r LEFT JOIN ins i ON i.idempotency_key = r.key
+),
+hold_upd AS (
+    UPDATE credit_holds h
+    SET amount_micro = CASE WHEN res.closing THEN 0 ELSE res.hold_amt - res.posted_covered + res.growth END,
+        charged_micro = h.charged_micro + res.posted,
+        status = CASE WHEN NOT res.closing THEN h.status
+                      WHEN res.posted > 0 THEN 'settled' ELSE 'released' END,
+        updated_at = CAST(:now AS timestamptz)
+    FROM res
+    WHERE h.id = res.hold_id AND res.hold_open AND (res.closing OR res.posted > 0 OR res.growth > 0)
+    RETURNING h.id
+),
+moves AS (
+    SELECT wallet_id AS aid, -posted AS dbal,
+           CASE WHEN NOT hold_open THEN 0 WHEN closing THEN -hold_amt ELSE growth - posted_covered END AS dheld
+    FROM res
+    UNION ALL
+    SELECT sink_id, posted, 0 FROM res
+),
+acct_upd AS (
+    UPDATE credit_accounts a
+    SET balance_micro = a.balance_micro + m.dbal, held_micro = a.held_micro + m.dheld
+    FROM (SELECT aid, sum(dbal)::bigint AS dbal, sum(dheld)::bigint AS dheld FROM moves GROUP BY aid) m
+    WHERE a.id = m.aid AND (m.dbal <> 0 OR m.dheld <> 0)
+    RETURNING a.id
+),
+sess_upd AS (
+    UPDATE sessions s
+    SET charged_micro = s.charged_micro + res.posted, version = s.version + 1
+    FROM res
+    WHERE s.id = res.id AND res.posted > 0
+    RETURNING s.id
+),
+summary AS (
+    SELECT (SELECT count(*) FROM res) AS n_sessions,
+           (SELECT count(*) FROM ins) AS n_transfers,
+           (SELECT coalesce(sum(amount_micro), 0) FROM ins)::bigint AS n_charged,
+           (SELECT count(*) FROM hold_upd) + (SELECT count(*) FROM acct_upd) + (SELECT count(*) FROM sess_upd)
+               AS n_rows
+)
+SELECT summary.*, l.*
+FROM summary LEFT JOIN (
+    SELECT id AS session_id, owner_id, posted AS charged, greatest(0, delta - amount) AS unpaid,
+           CASE WHEN closing OR NOT hold_open THEN 0 ELSE hold_amt - posted_covered + growth END AS hold_after,
+           need - growth AS short, (need > growth AND hold_amt >= target) AS first_short, closing AND hold_open AS closed
+    FROM res
+    WHERE {lines}
+) l ON true
+"""
+
+
+def _period_key(now: datetime) -> str:
+    return now.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+class SqlBilling:
+    """The `Billing` port. `hold_window_seconds` is how far ahead a running session's hold is
+    kept reserved (DESIGN.md "Credits": one window, 1 hour by default)."""
+
+    def __init__(self, engine: AsyncEngine, *, hold_window_seconds: int = 3600, max_attempts: int = 30) -> None:
+        self.tx = Transactor(engine, max_attempts=max_attempts)
+        self.hold_window_seconds = hold_window_seconds
+        self._sinks: set[UUID] = set()  # organisations whose consumption account exists
+        self._statements: dict[tuple[str, str, str], Any] = {}
+
+    def _statement(self, where: str, skip: str, lines: str) -> Any:
+        key = (where, skip, lines)
+        stmt = self._statements.get(key)
+        if stmt is None:
+            sql = _BILL.format(where=where, skip=skip, lines=lines, closing=_CLOSING_SQL)
+            stmt = self._statements[key] = text(sql)
+        return stmt
+
+    async def _open_sinks(self, conn: AsyncConnection, where: str, params: dict[str, Any]) -> None:
+        orgs = {row[0] for row in await conn.execute(text(_ORGS.format(where=where)), params)}
+        missing = orgs - self._sinks
+        if missing:
+            refs = [AccountRef.consumption(o) for o in sorted(missing)]
+            await conn.execute(
+                pg_insert(A).on_conflict_do_nothing(index_elements=[A.c.id]),
+                [{"id": r.id, "kind": AccountKind.CONSUMPTION.value, "organization_id": r.owner_id} for r in refs],
+            )
+            self._sinks |= missing
+
+    async def bill(self, now: datetime, session_ids: Sequence[UUID] | None, *, close: bool) -> BillingResult:
+        if session_ids is not None and not session_ids:
+            return BillingResult(0, 0, 0)
+        if session_ids is not None:
+            where, skip, lines = _SELECT_IDS, "", "true"
+        elif close:
+            where, skip, lines = _SELECT_SWEEP, "SKIP LOCKED", "true"
+        else:
+            where, skip = _SELECT_TICK, "SKIP LOCKED"
+            lines = "closing OR need > growth OR delta > amount"
+        params: dict[str, Any] = {
+            "now": now,
+            "close": close,
+            "window": self.hold_window_seconds,
+            "period": _period_key(now),
+        }
+        if session_ids is not None:
+            params["ids"] = list(session_ids)
+        stmt = self._statement(where, skip, lines)
+        only_ids = {"ids": params["ids"]} if "ids" in params else {}
+
+        async def go(conn: AsyncConnection) -> BillingResult:
+            await self._open_sinks(conn, where, only_ids)
+            rows = (await conn.execute(stmt, params)).all()
+            first = rows[0]
+            found = tuple(
+                BillingLine(
+                    r.session_id,
+                    r.owner_id,
+                    int(r.charged),
+                    int(r.unpaid),
+                    int(r.hold_after),
+                    int(r.short),
+                    bool(r.first_short),
+                    bool(r.closed),
+                )
+                for r in rows
+                if r.session_id is not None
+            )
+            return BillingResult(int(first.n_sessions), int(first.n_transfers), int(first.n_charged), found)
+
+        return await self.tx.run(go)
