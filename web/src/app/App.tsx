@@ -21,6 +21,11 @@ const Audit = lazy(() => import("../admin/audit/AuditPage"));
 const Sessions = lazy(() => import("../sessions/SessionsPage"));
 const NewSession = lazy(() => import("../sessions/NewSessionPage"));
 const Session = lazy(() => import("../sessions/SessionPage"));
+const Volumes = lazy(() => import("../volumes/VolumesPage"));
+const Templates = lazy(() => import("../templates/TemplatesPage"));
+const Clusters = lazy(() => import("../admin/clusters/ClustersPage"));
+const Queue = lazy(() => import("../admin/clusters/QueuePage"));
+const AdminSessions = lazy(() => import("../admin/sessions/AdminSessionsPage"));
 
 function Spinner() {
   const t = useT();
@@ -55,6 +60,11 @@ export function App() {
               <Route path="/sessions" component={Sessions} />
               <Route path="/sessions/new" component={NewSession} />
               <Route path="/sessions/:id" component={Session} />
+              <Route path="/volumes" component={Volumes} />
+              <Route path="/templates" component={Templates} />
+              <Route path="/admin/sessions" component={AdminSessions} />
+              <Route path="/admin/clusters" component={Clusters} />
+              <Route path="/admin/queue" component={Queue} />
               <Route path="/tokens" component={Tokens} />
               <Route path="/images" component={MyImages} />
               <Route path="/admin/organizations" component={Organizations} />

@@ -41,6 +41,8 @@ interface NavItem {
 const USER_NAV: NavItem[] = [
   { to: "/", label: "nav.dashboard" },
   { to: "/sessions", label: "nav.sessions" },
+  { to: "/volumes", label: "nav.volumes" },
+  { to: "/templates", label: "nav.templates" },
   { to: "/images", label: "nav.myImages" },
   { to: "/tokens", label: "nav.tokens" },
 ];
@@ -48,6 +50,9 @@ const USER_NAV: NavItem[] = [
 const ADMIN_NAV: NavItem[] = [
   { to: "/admin/organizations", label: "nav.organizations", show: (a) => a.superAdmin || a.orgAdmin },
   { to: "/admin/users", label: "nav.users" },
+  { to: "/admin/sessions", label: "nav.adminSessions" },
+  { to: "/admin/clusters", label: "nav.clusters", show: (a) => a.superAdmin || a.orgAdmin },
+  { to: "/admin/queue", label: "nav.queue" },
   { to: "/admin/catalog", label: "nav.catalog", show: (a) => a.superAdmin || a.orgAdmin },
   { to: "/admin/audit", label: "nav.audit" },
 ];

@@ -22,6 +22,73 @@ export type Scalars = {
   JSON: { input: any; output: any; }
 };
 
+/** A ledger account with its balance: available = balance − held (open holds). A user's account is their personal wallet. */
+export type Account = Node & {
+  __typename?: 'Account';
+  /** balance − held: what may be spent or given now. */
+  available: Credits;
+  /** Everything credited minus everything debited (the SYSTEM account goes negative). */
+  balance: Credits;
+  /** Reserved by open holds. */
+  held: Credits;
+  /** The holds of a personal wallet, newest first (empty for other accounts). */
+  holds: Array<CreditHold>;
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+  kind: AccountKind;
+  /** The owner's name (user name for personal wallets). */
+  name: Scalars['String']['output'];
+  /** Global ID of the owning Organization, Group or User; null for SYSTEM. */
+  ownerId?: Maybe<Scalars['ID']['output']>;
+};
+
+
+/** A ledger account with its balance: available = balance − held (open holds). A user's account is their personal wallet. */
+export type AccountHoldsArgs = {
+  includeClosed?: Scalars['Boolean']['input'];
+};
+
+export type AccountConnection = {
+  __typename?: 'AccountConnection';
+  edges: Array<AccountEdge>;
+  /** The nodes of this page, without their cursors. */
+  nodes: Array<Account>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type AccountEdge = {
+  __typename?: 'AccountEdge';
+  cursor: Scalars['String']['output'];
+  node: Account;
+};
+
+/** Names a ledger account: `id` is the Account's global ID, or the global ID of its owning Organization, Group or User with `kind` (ORGANIZATION, CONSUMPTION, GROUP, USER; inferred from the id when omitted). SYSTEM takes no id. */
+export type AccountInput = {
+  id?: InputMaybe<Scalars['ID']['input']>;
+  kind?: InputMaybe<AccountKind>;
+};
+
+/** SYSTEM issues credits; ORGANIZATION, GROUP and USER (personal wallet) hold them; CONSUMPTION is an organisation's sink that charges flow into. */
+export type AccountKind =
+  | 'CONSUMPTION'
+  | 'GROUP'
+  | 'ORGANIZATION'
+  | 'SYSTEM'
+  | 'USER';
+
+/** One side of a transfer: which account, without its balance (see `Account`). */
+export type AccountRef = {
+  __typename?: 'AccountRef';
+  /** Global ID of the `Account`. */
+  accountId: Scalars['ID']['output'];
+  kind: AccountKind;
+  /** The owner's name (user name for personal wallets). */
+  name: Scalars['String']['output'];
+  /** Global ID of the owning Organization, Group or User; null for SYSTEM. */
+  ownerId?: Maybe<Scalars['ID']['output']>;
+};
+
 export type ActiveGroupSetInput = {
   groupId: Scalars['ID']['input'];
 };
@@ -129,6 +196,84 @@ export type BackgroundJobRun = {
   summary?: Maybe<Scalars['String']['output']>;
 };
 
+/** A credit limit over a scope's total spend in each period. */
+export type Budget = Node & {
+  __typename?: 'Budget';
+  action: BudgetAction;
+  /** Percentages of the limit that raise alerts. */
+  alertThresholds: Array<Scalars['Int']['output']>;
+  createdAt: Scalars['DateTime']['output'];
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+  limit: Credits;
+  period: BudgetPeriod;
+  scope: Scope;
+  /** Spend in the current period against the limit. */
+  status: BudgetStatus;
+  updatedAt: Scalars['DateTime']['output'];
+  /** The User who last set it. */
+  updatedBy?: Maybe<Scalars['ID']['output']>;
+};
+
+/** WARN admits and notifies; BLOCK refuses new GPU sessions. */
+export type BudgetAction =
+  | 'BLOCK'
+  | 'WARN';
+
+/** Whether a user may start GPU work in a group now, by budgets. */
+export type BudgetGate = {
+  __typename?: 'BudgetGate';
+  allowed: Scalars['Boolean']['output'];
+  /** Why not, when refused; empty otherwise. */
+  message: Scalars['String']['output'];
+  /** The BLOCK budget that refuses, if any. */
+  refusal?: Maybe<BudgetStatus>;
+  /** Every budget on the chain: user, group, org. */
+  statuses: Array<BudgetStatus>;
+  /** Budgets past an alert threshold. */
+  warnings: Array<BudgetStatus>;
+};
+
+export type BudgetPayload = {
+  __typename?: 'BudgetPayload';
+  budget?: Maybe<Budget>;
+  errors: Array<UserError>;
+};
+
+/** UTC periods; weeks start on Monday. */
+export type BudgetPeriod =
+  | 'DAILY'
+  | 'MONTHLY'
+  | 'WEEKLY';
+
+/** Create or replace the budget of a scope for one period length. */
+export type BudgetSetInput = {
+  action: BudgetAction;
+  /** Increasing percentages, 1–1000. */
+  alertThresholds?: Array<Scalars['Int']['input']>;
+  /** The credit limit per period, in micro-credits. */
+  limitMicro: Scalars['BigInt']['input'];
+  period?: BudgetPeriod;
+  scope: ScopeInput;
+};
+
+/** A budget in one period: what the scope (with descendants) spent. */
+export type BudgetStatus = {
+  __typename?: 'BudgetStatus';
+  budget: Budget;
+  crossedThresholds: Array<Scalars['Int']['output']>;
+  /** The limit is reached: any further spend goes over it. */
+  exceeded: Scalars['Boolean']['output'];
+  limit: Credits;
+  /** spent / limit × 100; null for a zero limit with spend. */
+  percentUsed?: Maybe<Scalars['Float']['output']>;
+  /** Exclusive. */
+  periodEnd: Scalars['DateTime']['output'];
+  periodStart: Scalars['DateTime']['output'];
+  scopeName: Scalars['String']['output'];
+  spent: Credits;
+};
+
 /** Capacity per GPU resource and per model, physical and logical. */
 export type Capacity = {
   __typename?: 'Capacity';
@@ -211,6 +356,23 @@ export type Counts = {
   used: Scalars['Int']['output'];
 };
 
+/** Credits reserved in a personal wallet for a running session. */
+export type CreditHold = Node & {
+  __typename?: 'CreditHold';
+  /** What is still reserved (zero once settled or released). */
+  amount: Credits;
+  /** What has been charged against it so far. */
+  charged: Credits;
+  createdAt: Scalars['DateTime']['output'];
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+  memo: Scalars['String']['output'];
+  /** What was first reserved. */
+  reserved: Credits;
+  status: HoldStatus;
+  updatedAt: Scalars['DateTime']['output'];
+};
+
 /** An amount of credits: exact micro-credits and a decimal string for display. */
 export type Credits = {
   __typename?: 'Credits';
@@ -218,6 +380,59 @@ export type Credits = {
   credits: Scalars['String']['output'];
   /** Integer micro-credits. */
   micro: Scalars['BigInt']['output'];
+};
+
+/** Move credits one level down: system → organisation → group → member. */
+export type CreditsAllocateInput = {
+  /** Micro-credits to move (positive). */
+  amountMicro: Scalars['BigInt']['input'];
+  /** An account directly below the source. */
+  destination: AccountInput;
+  /** Chosen by the client (1–120 characters, e.g. a UUID); resending the same key returns the first transfer and moves nothing; reusing it for a different movement is refused. */
+  idempotencyKey: Scalars['String']['input'];
+  memo?: Scalars['String']['input'];
+  /** The giving account (administered by the caller). */
+  source: AccountInput;
+};
+
+/** Give every member of a group the same amount from the group's account, all or none. */
+export type CreditsAllocateToGroupMembersInput = {
+  /** Micro-credits per member (positive). */
+  amountMicro: Scalars['BigInt']['input'];
+  groupId: Scalars['ID']['input'];
+  /** Chosen by the client; a replay pays nobody twice, even members who joined since. */
+  idempotencyKey: Scalars['String']['input'];
+  memo?: Scalars['String']['input'];
+};
+
+export type CreditsBulkTransferPayload = {
+  __typename?: 'CreditsBulkTransferPayload';
+  errors: Array<UserError>;
+  /** Every member's transfer had already been posted. */
+  replayed: Scalars['Boolean']['output'];
+  /** One per member. */
+  transfers: Array<LedgerTransfer>;
+};
+
+/** Move credits one level up, back to the parent: member → group → org → system. */
+export type CreditsTakeBackInput = {
+  /** Micro-credits to move (positive). */
+  amountMicro: Scalars['BigInt']['input'];
+  /** Its parent, administered by the caller. */
+  destination: AccountInput;
+  /** Chosen by the client; see CreditsAllocateInput. */
+  idempotencyKey: Scalars['String']['input'];
+  memo?: Scalars['String']['input'];
+  /** The account credits are taken from (the child). */
+  source: AccountInput;
+};
+
+export type CreditsTransferPayload = {
+  __typename?: 'CreditsTransferPayload';
+  errors: Array<UserError>;
+  /** The idempotency key had been used for this same movement: nothing moved now. */
+  replayed: Scalars['Boolean']['output'];
+  transfer?: Maybe<LedgerTransfer>;
 };
 
 export type CudaCompatibility = {
@@ -230,6 +445,53 @@ export type DeletePayload = {
   __typename?: 'DeletePayload';
   deletedId?: Maybe<Scalars['ID']['output']>;
   errors: Array<UserError>;
+};
+
+/** A per-person setting: its value and the scope it came from. */
+export type EffectiveBooleanSetting = {
+  __typename?: 'EffectiveBooleanSetting';
+  /** null: the built-in default. */
+  source?: Maybe<Scope>;
+  value: Scalars['Boolean']['output'];
+};
+
+/** A per-person setting: its value and the scope it came from. */
+export type EffectiveIntSetting = {
+  __typename?: 'EffectiveIntSetting';
+  /** null: the built-in default. */
+  source?: Maybe<Scope>;
+  /** null: unlimited / none. */
+  value?: Maybe<Scalars['Int']['output']>;
+};
+
+/** An aggregate limit on the total use of the scope that set it (checked at every level). */
+export type EffectiveLimit = {
+  __typename?: 'EffectiveLimit';
+  /** The ResourcePolicy field, e.g. maxGpus or modelCaps. */
+  field: Scalars['String']['output'];
+  /** For modelCaps: the offering model. */
+  model?: Maybe<Scalars['String']['output']>;
+  scope: Scope;
+  /** Exact quantity, e.g. "4" or "2.5". */
+  value: Scalars['String']['output'];
+};
+
+/** What applies to one user working in one group: per-person settings from the most specific scope that sets them (user → group → organisation → global), and every aggregate limit on the chain. */
+export type EffectivePolicy = {
+  __typename?: 'EffectivePolicy';
+  /** Clusters allowed at every level (null: any cluster). */
+  allowedClusters?: Maybe<Array<Scalars['String']['output']>>;
+  /** The scopes whose cluster lists narrowed `allowedClusters`. */
+  allowedClustersSources: Array<Scope>;
+  approvalRequired: EffectiveBooleanSetting;
+  /** The scopes considered, most specific first: user, group, organisation, global. */
+  chain: Array<Scope>;
+  defaultPriority: EffectiveIntSetting;
+  idleTimeoutSeconds: EffectiveIntSetting;
+  /** Every aggregate limit on the chain, most specific scope first. */
+  limits: Array<EffectiveLimit>;
+  maxSessionSeconds: EffectiveIntSetting;
+  preemptible: EffectiveBooleanSetting;
 };
 
 export type EnvVarInput = {
@@ -392,6 +654,11 @@ export type GroupUpdateInput = {
   name?: InputMaybe<Scalars['String']['input']>;
 };
 
+export type HoldStatus =
+  | 'OPEN'
+  | 'RELEASED'
+  | 'SETTLED';
+
 /** Names one object by its global ID. */
 export type IdInput = {
   id: Scalars['ID']['input'];
@@ -477,6 +744,46 @@ export type InstanceBundle = {
   nodes: Scalars['Int']['output'];
 };
 
+/** One movement of credits between two accounts. */
+export type LedgerTransfer = {
+  __typename?: 'LedgerTransfer';
+  /** The User who moved it; null for system operations. */
+  actorId?: Maybe<Scalars['ID']['output']>;
+  amount: Credits;
+  attributedGroupId?: Maybe<Scalars['ID']['output']>;
+  attributedOrganizationId?: Maybe<Scalars['ID']['output']>;
+  /** For charges: whose spend it counts as. */
+  attributedUserId?: Maybe<Scalars['ID']['output']>;
+  createdAt: Scalars['DateTime']['output'];
+  destination: AccountRef;
+  /** The CreditHold a charge was taken against. */
+  holdId?: Maybe<Scalars['ID']['output']>;
+  /** The transfer's UUID. */
+  id: Scalars['ID']['output'];
+  /** The key the client sent (for an admin's movement), or the system's key (refills, metering). */
+  idempotencyKey: Scalars['String']['output'];
+  kind: TransferKind;
+  memo: Scalars['String']['output'];
+  /** Position in the ledger (newest is highest); null in mutation payloads (read it from ledgerHistory). */
+  seq?: Maybe<Scalars['BigInt']['output']>;
+  source: AccountRef;
+};
+
+/** Ledger history, newest first, paged by a keyset cursor on the ledger's sequence (stable while new transfers are posted). Forward paging only; no total count. */
+export type LedgerTransferConnection = {
+  __typename?: 'LedgerTransferConnection';
+  edges: Array<LedgerTransferEdge>;
+  /** The nodes of this page, without their cursors. */
+  nodes: Array<LedgerTransfer>;
+  pageInfo: PageInfo;
+};
+
+export type LedgerTransferEdge = {
+  __typename?: 'LedgerTransferEdge';
+  cursor: Scalars['String']['output'];
+  node: LedgerTransfer;
+};
+
 export type LoginInput = {
   password: Scalars['String']['input'];
   username: Scalars['String']['input'];
@@ -536,6 +843,21 @@ export type MigInstance = {
   vramMib: Scalars['Int']['output'];
 };
 
+/** A per-model cap in cards (ratio sum), e.g. A100 × 4. */
+export type ModelCap = {
+  __typename?: 'ModelCap';
+  /** Exact: "4", "2.5" or "1/3". */
+  cards: Scalars['String']['output'];
+  model: Scalars['String']['output'];
+};
+
+/** A per-model cap, e.g. {model: "A100", cards: "4"}. */
+export type ModelCapInput = {
+  /** Cards as a ratio sum: "4", "2.5" or "1/3". */
+  cards: Scalars['String']['input'];
+  model: Scalars['String']['input'];
+};
+
 export type ModelCapacity = {
   __typename?: 'ModelCapacity';
   logical: Counts;
@@ -558,6 +880,16 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** Choose the group new work is done in (its quotas and budget apply). */
   activeGroupSet: UserPayload;
+  /** Delete a budget (same admins as budgetSet). */
+  budgetDelete: DeletePayload;
+  /** Create or replace the budget of a scope (organisation: its org_admin; group: an admin of the group; user: an admin of one of the user's groups) for one period length. */
+  budgetSet: BudgetPayload;
+  /** Move credits one level down (system → organisation by super_admin, organisation → group by its org_admin, group → member by its group_admin). Refused with INSUFFICIENT_CREDITS when the source's available balance is short; nothing moves then. */
+  creditsAllocate: CreditsTransferPayload;
+  /** Give every member of a group the same amount from the group, all or none. */
+  creditsAllocateToGroupMembers: CreditsBulkTransferPayload;
+  /** Take credits back one level up, by an admin of the receiving (parent) account. */
+  creditsTakeBack: CreditsTransferPayload;
   groupCreate: GroupPayload;
   groupDelete: DeletePayload;
   groupUpdate: GroupPayload;
@@ -581,9 +913,17 @@ export type Mutation = {
   /** Create a personal access token; its secret is returned once. */
   personalAccessTokenCreate: PersonalAccessTokenCreatePayload;
   personalAccessTokenRevoke: PersonalAccessTokenPayload;
+  /** Remove the policy of one scope (its settings then inherit from wider scopes). */
+  policyDelete: DeletePayload;
+  /** Create or replace the resource policy of one scope. */
+  policySet: PolicyPayload;
   presetCreate: PresetPayload;
   presetDelete: DeletePayload;
   presetUpdate: PresetPayload;
+  /** Schedule credits to flow one level down each day, week or month. */
+  refillScheduleCreate: RefillSchedulePayload;
+  /** Pause or resume a refill schedule. */
+  refillScheduleSetActive: RefillSchedulePayload;
   registryCreate: RegistryPayload;
   registryDelete: DeletePayload;
   registryUpdate: RegistryPayload;
@@ -620,6 +960,31 @@ export type Mutation = {
 
 export type MutationActiveGroupSetArgs = {
   input: ActiveGroupSetInput;
+};
+
+
+export type MutationBudgetDeleteArgs = {
+  input: IdInput;
+};
+
+
+export type MutationBudgetSetArgs = {
+  input: BudgetSetInput;
+};
+
+
+export type MutationCreditsAllocateArgs = {
+  input: CreditsAllocateInput;
+};
+
+
+export type MutationCreditsAllocateToGroupMembersArgs = {
+  input: CreditsAllocateToGroupMembersInput;
+};
+
+
+export type MutationCreditsTakeBackArgs = {
+  input: CreditsTakeBackInput;
 };
 
 
@@ -713,6 +1078,16 @@ export type MutationPersonalAccessTokenRevokeArgs = {
 };
 
 
+export type MutationPolicyDeleteArgs = {
+  input: PolicyDeleteInput;
+};
+
+
+export type MutationPolicySetArgs = {
+  input: PolicySetInput;
+};
+
+
 export type MutationPresetCreateArgs = {
   input: PresetCreateInput;
 };
@@ -725,6 +1100,16 @@ export type MutationPresetDeleteArgs = {
 
 export type MutationPresetUpdateArgs = {
   input: PresetUpdateInput;
+};
+
+
+export type MutationRefillScheduleCreateArgs = {
+  input: RefillScheduleCreateInput;
+};
+
+
+export type MutationRefillScheduleSetActiveArgs = {
+  input: RefillScheduleSetActiveInput;
 };
 
 
@@ -1050,6 +1435,36 @@ export type PersonalAccessTokenPayload = {
   token?: Maybe<PersonalAccessToken>;
 };
 
+export type PolicyDeleteInput = {
+  scope: ScopeInput;
+};
+
+export type PolicyPayload = {
+  __typename?: 'PolicyPayload';
+  errors: Array<UserError>;
+  policy?: Maybe<ResourcePolicy>;
+};
+
+/** Create or replace the policy of one scope: every field, null = not set at this scope (GLOBAL: super_admin; organisation: its org_admin; group: its organisation's org_admin; user: an admin of one of the user's groups). */
+export type PolicySetInput = {
+  /** null: any cluster. */
+  allowedClusters?: InputMaybe<Array<Scalars['String']['input']>>;
+  approvalRequired?: InputMaybe<Scalars['Boolean']['input']>;
+  defaultPriority?: InputMaybe<Scalars['Int']['input']>;
+  idleTimeoutSeconds?: InputMaybe<Scalars['Int']['input']>;
+  maxConcurrentSessions?: InputMaybe<Scalars['Int']['input']>;
+  maxCpuMillicores?: InputMaybe<Scalars['Int']['input']>;
+  /** Sum of GPU ratios: "4", "2.5", "1/3". */
+  maxGpus?: InputMaybe<Scalars['String']['input']>;
+  maxMemoryMib?: InputMaybe<Scalars['Int']['input']>;
+  maxSessionSeconds?: InputMaybe<Scalars['Int']['input']>;
+  maxVramMib?: InputMaybe<Scalars['Int']['input']>;
+  modelCaps?: InputMaybe<Array<ModelCapInput>>;
+  preemptible?: InputMaybe<Scalars['Boolean']['input']>;
+  scope: ScopeInput;
+  storageQuotaMib?: InputMaybe<Scalars['Int']['input']>;
+};
+
 /** CPU, memory, disk, shm and a GPU tier. */
 export type Preset = Node & {
   __typename?: 'Preset';
@@ -1130,16 +1545,24 @@ export type PresetUpdateInput = {
 
 export type Query = {
   __typename?: 'Query';
+  /** Accounts the viewer administers, with balances. No filter: the top level (system and organisations for super_admins; organisations and administered groups otherwise); `organizationId`: its account, consumption sink and groups; `groupId`: its account and its members' wallets. */
+  accounts: AccountConnection;
   /** The audit log, newest first; admins see the entries of the scopes they administer. */
   auditLog: AuditEntryConnection;
   /** Every periodic background job with its last run and next due time (super_admin). */
   backgroundJobs: Array<BackgroundJob>;
+  /** May this user (the viewer by default) start GPU work in this group (their active group by default) now, by the budgets of the user, the group and the organisation? */
+  budgetGate: BudgetGate;
+  /** The budgets of one organisation, group or user (at most one per period length). */
+  budgets: Array<Budget>;
   /** GPU capacity per resource kind and per model: Total / Used / Available, physical and logical. */
   capacity: Capacity;
   /** Nodes and cards with what runs on each (admins). */
   clusterNodes: Array<ClusterNode>;
   /** Clusters of the deployment. */
   clusters: Array<ClusterView>;
+  /** Field by field, what applies to a user (the viewer by default) working in a group (their active group by default), and the scope each value came from. */
+  effectivePolicy: EffectivePolicy;
   /** The GPU queue, per offering in admission order; sessions you may not see are anonymous. */
   gpuQueue: Array<QueueEntryView>;
   /** Groups the viewer can see, optionally of one organisation. */
@@ -1148,12 +1571,16 @@ export type Query = {
   images: ImageConnection;
   /** Suggested CPU/memory/GPU bundles from free resources (4 CPU + 16 GiB per GPU when nodes say nothing). */
   instanceBundles: Array<InstanceBundle>;
+  /** Ledger history, newest first: the transfers of one account (any viewer of it), or of every account (super_admin only). Filters: transfer kind, period [since, until). The same history is exported as CSV by GET /exports/ledger.csv with the same filters. */
+  ledgerHistory: LedgerTransferConnection;
   /** The signed-in user, or null. */
   me?: Maybe<User>;
   /** Where your queued sessions stand. */
   myQueuePositions: Array<SessionQueuePosition>;
   /** Your sessions, newest first. */
   mySessions: SessionConnection;
+  /** The viewer's personal wallet: balance, held, available and open holds. */
+  myWallet: Account;
   /** Any object by its global ID; null when missing or not visible. */
   node?: Maybe<Node>;
   /** Your notifications, newest first. */
@@ -1166,7 +1593,13 @@ export type Query = {
   pendingApprovals: SessionConnection;
   /** The viewer's personal access tokens (secrets are never shown again). */
   personalAccessTokens: Array<PersonalAccessToken>;
+  /** Resource policies the viewer may see, widest scope first. */
+  policies: ResourcePolicyConnection;
+  /** The policy set at exactly this scope; null when none is set there. */
+  policy?: Maybe<ResourcePolicy>;
   presets: PresetConnection;
+  /** Refill schedules whose source the viewer administers, optionally of one source. */
+  refillSchedules: RefillScheduleConnection;
   /** Global registries and those of the viewer's organisations. */
   registries: RegistryConnection;
   /** The last minutes of a session's per-second usage. */
@@ -1177,10 +1610,24 @@ export type Query = {
   storageClasses: Array<StorageClass>;
   /** Templates of your groups. */
   templates: TemplateConnection;
+  /** What a scope (with its descendants) spent in [since, until) (default: the current month), optionally split by GROUP or USER. */
+  usageByScope: UsageSummary;
   /** Users the viewer can see: those of administered organisations and co-members. */
   users: UserConnection;
   /** Volumes you can see: yours, your groups', and those of organisations you administer. */
   volumes: VolumeConnection;
+  /** One account the viewer may see: their own wallet, the wallets of the members of groups they administer, their groups' accounts, administered organisations' accounts. */
+  wallet: Account;
+};
+
+
+export type QueryAccountsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  groupId?: InputMaybe<Scalars['ID']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  organizationId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -1193,6 +1640,17 @@ export type QueryAuditLogArgs = {
 };
 
 
+export type QueryBudgetGateArgs = {
+  groupId?: InputMaybe<Scalars['ID']['input']>;
+  userId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryBudgetsArgs = {
+  scope: ScopeInput;
+};
+
+
 export type QueryCapacityArgs = {
   clusterId?: InputMaybe<Scalars['String']['input']>;
 };
@@ -1200,6 +1658,12 @@ export type QueryCapacityArgs = {
 
 export type QueryClusterNodesArgs = {
   clusterId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryEffectivePolicyArgs = {
+  groupId?: InputMaybe<Scalars['ID']['input']>;
+  userId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -1227,6 +1691,16 @@ export type QueryImagesArgs = {
 
 export type QueryInstanceBundlesArgs = {
   clusterId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryLedgerHistoryArgs = {
+  account?: InputMaybe<AccountInput>;
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  kind?: InputMaybe<TransferKind>;
+  since?: InputMaybe<Scalars['DateTime']['input']>;
+  until?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
@@ -1273,11 +1747,33 @@ export type QueryPendingApprovalsArgs = {
 };
 
 
+export type QueryPoliciesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryPolicyArgs = {
+  scope: ScopeInput;
+};
+
+
 export type QueryPresetsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryRefillSchedulesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  source?: InputMaybe<AccountInput>;
 };
 
 
@@ -1312,6 +1808,14 @@ export type QueryTemplatesArgs = {
 };
 
 
+export type QueryUsageByScopeArgs = {
+  by?: InputMaybe<ScopeKind>;
+  scope: ScopeInput;
+  since?: InputMaybe<Scalars['DateTime']['input']>;
+  until?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
 export type QueryUsersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -1326,6 +1830,11 @@ export type QueryUsersArgs = {
 export type QueryVolumesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryWalletArgs = {
+  account: AccountInput;
 };
 
 /** A queued request with its place in its offering's queue. */
@@ -1345,6 +1854,81 @@ export type QueuePosition = {
   offering: Scalars['String']['output'];
   /** 1 = next in line. */
   position: Scalars['Int']['output'];
+};
+
+export type RefillCadence =
+  | 'DAILY'
+  | 'MONTHLY'
+  | 'WEEKLY';
+
+/** GRANT adds the amount; TOP_UP brings the balance up to it. */
+export type RefillMode =
+  | 'GRANT'
+  | 'TOP_UP';
+
+/** Credits granted (or topped up) one level down, each period. */
+export type RefillSchedule = Node & {
+  __typename?: 'RefillSchedule';
+  active: Scalars['Boolean']['output'];
+  /** GRANT: added each period; TOP_UP: the balance it tops up to. */
+  amount: Credits;
+  /** Weekly: 0 = Monday … 6 = Sunday; monthly: 1 … 28. */
+  anchorDay: Scalars['Int']['output'];
+  cadence: RefillCadence;
+  createdAt: Scalars['DateTime']['output'];
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+  /** The last period applied. */
+  lastPeriodStart: Scalars['DateTime']['output'];
+  /** The Group whose every member is refilled; null for a single target. */
+  membersOfGroupId?: Maybe<Scalars['ID']['output']>;
+  memo: Scalars['String']['output'];
+  mode: RefillMode;
+  source: AccountRef;
+  /** The single account refilled; null when every member of a group is. */
+  target?: Maybe<AccountRef>;
+};
+
+export type RefillScheduleConnection = {
+  __typename?: 'RefillScheduleConnection';
+  edges: Array<RefillScheduleEdge>;
+  /** The nodes of this page, without their cursors. */
+  nodes: Array<RefillSchedule>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+/** Refill one account below the source, or every member of the source group, each period. */
+export type RefillScheduleCreateInput = {
+  /** GRANT: added each period; TOP_UP: the balance to reach. */
+  amountMicro: Scalars['BigInt']['input'];
+  /** Weekly: 0 = Monday … 6; monthly: 1 … 28. */
+  anchorDay?: Scalars['Int']['input'];
+  cadence?: RefillCadence;
+  /** Instead of `target`: every member of this group (the source must be the group). */
+  membersOfGroupId?: InputMaybe<Scalars['ID']['input']>;
+  memo?: Scalars['String']['input'];
+  mode?: RefillMode;
+  source: AccountInput;
+  /** One account directly below the source. */
+  target?: InputMaybe<AccountInput>;
+};
+
+export type RefillScheduleEdge = {
+  __typename?: 'RefillScheduleEdge';
+  cursor: Scalars['String']['output'];
+  node: RefillSchedule;
+};
+
+export type RefillSchedulePayload = {
+  __typename?: 'RefillSchedulePayload';
+  errors: Array<UserError>;
+  refillSchedule?: Maybe<RefillSchedule>;
+};
+
+export type RefillScheduleSetActiveInput = {
+  active: Scalars['Boolean']['input'];
+  id: Scalars['ID']['input'];
 };
 
 /** An image registry; global or of one organisation. */
@@ -1395,6 +1979,47 @@ export type RegistryUpdateInput = {
   url?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** A scope's limits and settings; null fields are not set at this scope (settings inherit from a wider scope, limits do not bound this level). */
+export type ResourcePolicy = Node & {
+  __typename?: 'ResourcePolicy';
+  /** null: any cluster. */
+  allowedClusters?: Maybe<Array<Scalars['String']['output']>>;
+  approvalRequired?: Maybe<Scalars['Boolean']['output']>;
+  defaultPriority?: Maybe<Scalars['Int']['output']>;
+  /** The Globally Unique ID of this object */
+  id: Scalars['ID']['output'];
+  idleTimeoutSeconds?: Maybe<Scalars['Int']['output']>;
+  maxConcurrentSessions?: Maybe<Scalars['Int']['output']>;
+  maxCpuMillicores?: Maybe<Scalars['Int']['output']>;
+  /** Sum of GPU ratios (1 = one whole card), exact: "4", "2.5", "1/3". */
+  maxGpus?: Maybe<Scalars['String']['output']>;
+  maxMemoryMib?: Maybe<Scalars['Int']['output']>;
+  maxSessionSeconds?: Maybe<Scalars['Int']['output']>;
+  maxVramMib?: Maybe<Scalars['Int']['output']>;
+  modelCaps: Array<ModelCap>;
+  preemptible?: Maybe<Scalars['Boolean']['output']>;
+  scope: Scope;
+  storageQuotaMib?: Maybe<Scalars['Int']['output']>;
+  updatedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The User who last set it. */
+  updatedBy?: Maybe<Scalars['ID']['output']>;
+};
+
+export type ResourcePolicyConnection = {
+  __typename?: 'ResourcePolicyConnection';
+  edges: Array<ResourcePolicyEdge>;
+  /** The nodes of this page, without their cursors. */
+  nodes: Array<ResourcePolicy>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type ResourcePolicyEdge = {
+  __typename?: 'ResourcePolicyEdge';
+  cursor: Scalars['String']['output'];
+  node: ResourcePolicy;
+};
+
 /** Scoped roles (see DESIGN.md, Tenancy). */
 export type Role =
   | 'GROUP_ADMIN'
@@ -1402,6 +2027,28 @@ export type Role =
   | 'MEMBER'
   | 'ORG_ADMIN'
   | 'SUPER_ADMIN';
+
+/** An organisation, group or user (or the whole deployment) that a budget or policy is for. */
+export type Scope = {
+  __typename?: 'Scope';
+  /** Global ID of the Organization, Group or User; null for GLOBAL. */
+  id?: Maybe<Scalars['ID']['output']>;
+  kind: ScopeKind;
+  /** Its name (user name for users); null for GLOBAL. */
+  name?: Maybe<Scalars['String']['output']>;
+};
+
+/** An organisation, group or user by global ID; GLOBAL (policies only) takes no id. */
+export type ScopeInput = {
+  id?: InputMaybe<Scalars['ID']['input']>;
+  kind: ScopeKind;
+};
+
+export type ScopeKind =
+  | 'GLOBAL'
+  | 'GROUP'
+  | 'ORGANIZATION'
+  | 'USER';
 
 /** An interactive GPU environment or a batch job. */
 export type Session = Node & {
@@ -1604,6 +2251,8 @@ export type Subscription = {
   myQueuePositions: Array<SessionQueuePosition>;
   /** All your sessions: the current list, then the list again on every change. */
   mySessions: Array<Session>;
+  /** Your wallet (balance, held, available) now, then after every change to it. */
+  myWallet: Account;
   /** Your unread notifications now, then each new one. */
   notifications: Array<Notification>;
   /** One session: its current state, then every change until it ends. */
@@ -1694,6 +2343,19 @@ export type TokenScope =
   | 'READ_ONLY'
   | 'READ_WRITE';
 
+export type TransferKind =
+  | 'ALLOCATION'
+  | 'CHARGE'
+  | 'REFILL'
+  | 'TAKE_BACK';
+
+/** What one finer scope spent. */
+export type UsageRow = {
+  __typename?: 'UsageRow';
+  scope: Scope;
+  spent: Credits;
+};
+
 /** One per-second usage sample of a session. */
 export type UsageSample = {
   __typename?: 'UsageSample';
@@ -1702,6 +2364,17 @@ export type UsageSample = {
   gpuMemoryMib: Scalars['Int']['output'];
   gpuUtilPercent: Scalars['Float']['output'];
   memoryMib: Scalars['Int']['output'];
+};
+
+/** Charges attributed to a scope (with its descendants) in [since, until). */
+export type UsageSummary = {
+  __typename?: 'UsageSummary';
+  /** Split by the asked level, highest spend first. */
+  breakdown: Array<UsageRow>;
+  scope: Scope;
+  since: Scalars['DateTime']['output'];
+  spent: Credits;
+  until: Scalars['DateTime']['output'];
 };
 
 export type User = Node & {
@@ -1942,12 +2615,29 @@ export type RegistryDeleteMutationVariables = Exact<{
 
 export type RegistryDeleteMutation = { __typename?: 'Mutation', registryDelete: { __typename?: 'DeletePayload', deletedId?: string | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
 
+export type ClustersQueryVariables = Exact<{
+  clusterId?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type ClustersQuery = { __typename?: 'Query', clusters: Array<{ __typename?: 'ClusterView', id: string, name: string, kind: string, placementPolicy: string }>, clusterNodes: Array<{ __typename?: 'ClusterNode', id: string, name: string, clusterId: string, clusterName: string, sharingMode: SharingMode, cpuMillicores: number, memoryMib: number, freeCpuMillicores: number, freeMemoryMib: number, cordoned: boolean, schedulable: boolean, staleResources: Array<string>, cards: Array<{ __typename?: 'Card', uuid: string, model: string, vramMib: number, cores: number, migEnabled: boolean, timesliceReplicas: number, freeVramMib: number, freeCores: number, tenants: Array<{ __typename?: 'CardTenant', sessionId?: string | null, vramMib: number, cores: number }>, migInstances: Array<{ __typename?: 'MigInstance', id: string, profile: string, vramMib: number, tenant?: string | null }> }>, allocations: Array<{ __typename?: 'AllocationView', sessionId?: string | null, kind: GpuKind, ratio: string, cardUuids: Array<string>, vramMib: number, cores: number }> }> };
+
+export type GpuQueueQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type GpuQueueQuery = { __typename?: 'Query', gpuQueue: Array<{ __typename?: 'QueueEntryView', sessionId?: string | null, offering: string, position: number, length: number, priority: number, ratioOrCards: string }> };
+
+export type QueueTickSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QueueTickSubscription = { __typename?: 'Subscription', capacityChanged: { __typename?: 'Capacity', models: Array<{ __typename?: 'ModelCapacity', model: string }> } };
+
 export type OrganizationQueryVariables = Exact<{
   id: Scalars['ID']['input'];
 }>;
 
 
-export type OrganizationQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization', id: string, name: string, slug: string, description: string, createdAt: string, viewerIsAdmin: boolean } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'Session' } | { __typename?: 'Template' } | { __typename?: 'User' } | { __typename?: 'Volume' } | null };
+export type OrganizationQuery = { __typename?: 'Query', node?: { __typename?: 'Account' } | { __typename?: 'AuditEntry' } | { __typename?: 'Budget' } | { __typename?: 'CreditHold' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization', id: string, name: string, slug: string, description: string, createdAt: string, viewerIsAdmin: boolean } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'RefillSchedule' } | { __typename?: 'Registry' } | { __typename?: 'ResourcePolicy' } | { __typename?: 'Session' } | { __typename?: 'Template' } | { __typename?: 'User' } | { __typename?: 'Volume' } | null };
 
 export type OrganizationGroupsQueryVariables = Exact<{
   id: Scalars['ID']['input'];
@@ -1956,7 +2646,7 @@ export type OrganizationGroupsQueryVariables = Exact<{
 }>;
 
 
-export type OrganizationGroupsQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization', id: string, groups: { __typename?: 'GroupConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Group', id: string, name: string, description: string, isDefault: boolean, createdAt: string, viewerIsAdmin: boolean, members: { __typename?: 'MembershipConnection', totalCount: number } }> } } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'Session' } | { __typename?: 'Template' } | { __typename?: 'User' } | { __typename?: 'Volume' } | null };
+export type OrganizationGroupsQuery = { __typename?: 'Query', node?: { __typename?: 'Account' } | { __typename?: 'AuditEntry' } | { __typename?: 'Budget' } | { __typename?: 'CreditHold' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization', id: string, groups: { __typename?: 'GroupConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Group', id: string, name: string, description: string, isDefault: boolean, createdAt: string, viewerIsAdmin: boolean, members: { __typename?: 'MembershipConnection', totalCount: number } }> } } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'RefillSchedule' } | { __typename?: 'Registry' } | { __typename?: 'ResourcePolicy' } | { __typename?: 'Session' } | { __typename?: 'Template' } | { __typename?: 'User' } | { __typename?: 'Volume' } | null };
 
 export type OrganizationUsersQueryVariables = Exact<{
   id: Scalars['ID']['input'];
@@ -1966,7 +2656,7 @@ export type OrganizationUsersQueryVariables = Exact<{
 }>;
 
 
-export type OrganizationUsersQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization', id: string, users: { __typename?: 'UserConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'User', id: string, username: string, displayName: string, email: string, isActive: boolean, adminOf: Array<{ __typename?: 'Organization', id: string }> }> } } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'Session' } | { __typename?: 'Template' } | { __typename?: 'User' } | { __typename?: 'Volume' } | null };
+export type OrganizationUsersQuery = { __typename?: 'Query', node?: { __typename?: 'Account' } | { __typename?: 'AuditEntry' } | { __typename?: 'Budget' } | { __typename?: 'CreditHold' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization', id: string, users: { __typename?: 'UserConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'User', id: string, username: string, displayName: string, email: string, isActive: boolean, adminOf: Array<{ __typename?: 'Organization', id: string }> }> } } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'RefillSchedule' } | { __typename?: 'Registry' } | { __typename?: 'ResourcePolicy' } | { __typename?: 'Session' } | { __typename?: 'Template' } | { __typename?: 'User' } | { __typename?: 'Volume' } | null };
 
 export type GroupCreateMutationVariables = Exact<{
   input: GroupCreateInput;
@@ -2018,6 +2708,38 @@ export type OrganizationUpdateMutationVariables = Exact<{
 
 export type OrganizationUpdateMutation = { __typename?: 'Mutation', organizationUpdate: { __typename?: 'OrganizationPayload', organization?: { __typename?: 'Organization', id: string, name: string, description: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
 
+export type AdminSessionsQueryVariables = Exact<{
+  states?: InputMaybe<Array<SessionState> | SessionState>;
+  organizationId?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type AdminSessionsQuery = { __typename?: 'Query', sessions: { __typename?: 'SessionConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Session', ownerId: string, id: string, name: string, kind: SessionKind, state: SessionState, stateReason: string, imageReference: string, cpuMillicores: number, memoryMib: number, diskGib: number, shmMib: number, expiry: Expiry, expiresAt?: string | null, createdAt: string, startedAt?: string | null, remainingSeconds?: number | null, expiryWarning: boolean, runningSeconds: number, costSoFar: { __typename?: 'Credits', credits: string }, charged: { __typename?: 'Credits', credits: string }, gpu?: { __typename?: 'SessionGpu', offeringName: string, vramMib: number, cores: number, cards: number, exclusive: boolean, shared: boolean, ratio: string, kind?: string | null, hourlyCost: { __typename?: 'Credits', micro: string | number, credits: string } } | null, endpoints: { __typename?: 'SessionEndpoints', vscode?: string | null, jupyterlab?: string | null, terminal?: string | null, ssh?: string | null }, mounts: Array<{ __typename?: 'SessionMount', volumeId: string, mountPath: string, mode: MountMode }>, placement?: { __typename?: 'SessionPlacement', clusterId: string, nodeId: string, kind: string, cardUuids: Array<string>, migInstanceId?: string | null } | null, queuePosition?: { __typename?: 'QueuePosition', offering: string, position: number, length: number } | null }> } };
+
+export type PendingApprovalsQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type PendingApprovalsQuery = { __typename?: 'Query', pendingApprovals: { __typename?: 'SessionConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Session', ownerId: string, id: string, name: string, kind: SessionKind, state: SessionState, stateReason: string, imageReference: string, cpuMillicores: number, memoryMib: number, diskGib: number, shmMib: number, expiry: Expiry, expiresAt?: string | null, createdAt: string, startedAt?: string | null, remainingSeconds?: number | null, expiryWarning: boolean, runningSeconds: number, costSoFar: { __typename?: 'Credits', credits: string }, charged: { __typename?: 'Credits', credits: string }, gpu?: { __typename?: 'SessionGpu', offeringName: string, vramMib: number, cores: number, cards: number, exclusive: boolean, shared: boolean, ratio: string, kind?: string | null, hourlyCost: { __typename?: 'Credits', micro: string | number, credits: string } } | null, endpoints: { __typename?: 'SessionEndpoints', vscode?: string | null, jupyterlab?: string | null, terminal?: string | null, ssh?: string | null }, mounts: Array<{ __typename?: 'SessionMount', volumeId: string, mountPath: string, mode: MountMode }>, placement?: { __typename?: 'SessionPlacement', clusterId: string, nodeId: string, kind: string, cardUuids: Array<string>, migInstanceId?: string | null } | null, queuePosition?: { __typename?: 'QueuePosition', offering: string, position: number, length: number } | null }> } };
+
+export type SessionApproveMutationVariables = Exact<{
+  input: SessionApproveInput;
+}>;
+
+
+export type SessionApproveMutation = { __typename?: 'Mutation', sessionApprove: { __typename?: 'SessionPayload', session?: { __typename?: 'Session', id: string, state: SessionState } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type SessionRejectMutationVariables = Exact<{
+  input: SessionRejectInput;
+}>;
+
+
+export type SessionRejectMutation = { __typename?: 'Mutation', sessionReject: { __typename?: 'SessionPayload', session?: { __typename?: 'Session', id: string, state: SessionState } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
 export type UserCreateMutationVariables = Exact<{
   input: UserCreateInput;
 }>;
@@ -2037,7 +2759,7 @@ export type UserQueryVariables = Exact<{
 }>;
 
 
-export type UserQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization' } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'Session' } | { __typename?: 'Template' } | { __typename?: 'User', id: string, username: string, displayName: string, email: string, isActive: boolean, isSuperAdmin: boolean, createdAt: string, activeGroup?: { __typename?: 'Group', id: string, name: string } | null, adminOf: Array<{ __typename?: 'Organization', id: string, name: string }>, memberships: Array<{ __typename?: 'Membership', role: Role, group: { __typename?: 'Group', id: string, name: string, organization: { __typename?: 'Organization', id: string, name: string } } }> } | { __typename?: 'Volume' } | null };
+export type UserQuery = { __typename?: 'Query', node?: { __typename?: 'Account' } | { __typename?: 'AuditEntry' } | { __typename?: 'Budget' } | { __typename?: 'CreditHold' } | { __typename?: 'Group' } | { __typename?: 'Image' } | { __typename?: 'Offering' } | { __typename?: 'Organization' } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'RefillSchedule' } | { __typename?: 'Registry' } | { __typename?: 'ResourcePolicy' } | { __typename?: 'Session' } | { __typename?: 'Template' } | { __typename?: 'User', id: string, username: string, displayName: string, email: string, isActive: boolean, isSuperAdmin: boolean, createdAt: string, activeGroup?: { __typename?: 'Group', id: string, name: string } | null, adminOf: Array<{ __typename?: 'Organization', id: string, name: string }>, memberships: Array<{ __typename?: 'Membership', role: Role, group: { __typename?: 'Group', id: string, name: string, organization: { __typename?: 'Organization', id: string, name: string } } }> } | { __typename?: 'Volume' } | null };
 
 export type UserUpdateMutationVariables = Exact<{
   input: UserUpdateInput;
@@ -2196,7 +2918,7 @@ export type CudaCheckQueryVariables = Exact<{
 }>;
 
 
-export type CudaCheckQuery = { __typename?: 'Query', node?: { __typename?: 'AuditEntry' } | { __typename?: 'Group' } | { __typename?: 'Image', id: string, cudaCompatibility: { __typename?: 'CudaCompatibility', compatible: boolean, reason?: string | null } } | { __typename?: 'Offering' } | { __typename?: 'Organization' } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'Registry' } | { __typename?: 'Session' } | { __typename?: 'Template' } | { __typename?: 'User' } | { __typename?: 'Volume' } | null };
+export type CudaCheckQuery = { __typename?: 'Query', node?: { __typename?: 'Account' } | { __typename?: 'AuditEntry' } | { __typename?: 'Budget' } | { __typename?: 'CreditHold' } | { __typename?: 'Group' } | { __typename?: 'Image', id: string, cudaCompatibility: { __typename?: 'CudaCompatibility', compatible: boolean, reason?: string | null } } | { __typename?: 'Offering' } | { __typename?: 'Organization' } | { __typename?: 'PersonalAccessToken' } | { __typename?: 'Preset' } | { __typename?: 'RefillSchedule' } | { __typename?: 'Registry' } | { __typename?: 'ResourcePolicy' } | { __typename?: 'Session' } | { __typename?: 'Template' } | { __typename?: 'User' } | { __typename?: 'Volume' } | null };
 
 export type MySessionsQueryVariables = Exact<{
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -2262,6 +2984,28 @@ export type SessionCreateMutationVariables = Exact<{
 
 export type SessionCreateMutation = { __typename?: 'Mutation', sessionCreate: { __typename?: 'SessionPayload', session?: { __typename?: 'Session', id: string, state: SessionState, stateReason: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
 
+export type TemplatesQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type TemplatesQuery = { __typename?: 'Query', templates: { __typename?: 'TemplateConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Template', id: string, name: string, description: string, createdAt: string, groupId: string, imageId: string, presetId?: string | null, offeringId?: string | null }> }, images: { __typename?: 'ImageConnection', nodes: Array<{ __typename?: 'Image', id: string, name: string }> }, presets: { __typename?: 'PresetConnection', nodes: Array<{ __typename?: 'Preset', id: string, name: string }> } };
+
+export type TemplateCreateMutationVariables = Exact<{
+  input: TemplateCreateInput;
+}>;
+
+
+export type TemplateCreateMutation = { __typename?: 'Mutation', templateCreate: { __typename?: 'TemplatePayload', template?: { __typename?: 'Template', id: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type TemplateDeleteMutationVariables = Exact<{
+  input: IdInput;
+}>;
+
+
+export type TemplateDeleteMutation = { __typename?: 'Mutation', templateDelete: { __typename?: 'DeletePayload', deletedId?: string | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
 export type PersonalAccessTokensQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -2281,6 +3025,28 @@ export type PersonalAccessTokenRevokeMutationVariables = Exact<{
 
 export type PersonalAccessTokenRevokeMutation = { __typename?: 'Mutation', personalAccessTokenRevoke: { __typename?: 'PersonalAccessTokenPayload', token?: { __typename?: 'PersonalAccessToken', id: string, active: boolean, revokedAt?: string | null } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
 
+export type VolumesQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type VolumesQuery = { __typename?: 'Query', volumes: { __typename?: 'VolumeConnection', totalCount: number, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null }, nodes: Array<{ __typename?: 'Volume', id: string, name: string, scope: VolumeScope, storageClass: string, sizeMib: number, memberMode: MountMode, myMountMode?: MountMode | null, createdAt: string, groupId?: string | null }> }, storageClasses: Array<{ __typename?: 'StorageClass', name: string, description: string, isDefault: boolean }> };
+
+export type VolumeCreateMutationVariables = Exact<{
+  input: VolumeCreateInput;
+}>;
+
+
+export type VolumeCreateMutation = { __typename?: 'Mutation', volumeCreate: { __typename?: 'VolumePayload', volume?: { __typename?: 'Volume', id: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type VolumeDeleteMutationVariables = Exact<{
+  input: IdInput;
+}>;
+
+
+export type VolumeDeleteMutation = { __typename?: 'Mutation', volumeDelete: { __typename?: 'DeletePayload', deletedId?: string | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
 export const SessionFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Session"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"stateReason"}},{"kind":"Field","name":{"kind":"Name","value":"imageReference"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"diskGib"}},{"kind":"Field","name":{"kind":"Name","value":"shmMib"}},{"kind":"Field","name":{"kind":"Name","value":"expiry"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"remainingSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"expiryWarning"}},{"kind":"Field","name":{"kind":"Name","value":"runningSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"costSoFar"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"charged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"gpu"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offeringName"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"cards"}},{"kind":"Field","name":{"kind":"Name","value":"exclusive"}},{"kind":"Field","name":{"kind":"Name","value":"shared"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyCost"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"endpoints"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vscode"}},{"kind":"Field","name":{"kind":"Name","value":"jupyterlab"}},{"kind":"Field","name":{"kind":"Name","value":"terminal"}},{"kind":"Field","name":{"kind":"Name","value":"ssh"}}]}},{"kind":"Field","name":{"kind":"Name","value":"mounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeId"}},{"kind":"Field","name":{"kind":"Name","value":"mountPath"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}}]}},{"kind":"Field","name":{"kind":"Name","value":"placement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"clusterId"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"cardUuids"}},{"kind":"Field","name":{"kind":"Name","value":"migInstanceId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"queuePosition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offering"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}}]}}]} as unknown as DocumentNode<SessionFieldsFragment, unknown>;
 export const AuditLogDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AuditLog"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"AuditFilterInput"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"auditLog"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"at"}},{"kind":"Field","name":{"kind":"Name","value":"actorUsername"}},{"kind":"Field","name":{"kind":"Name","value":"operation"}},{"kind":"Field","name":{"kind":"Name","value":"targetType"}},{"kind":"Field","name":{"kind":"Name","value":"targetId"}},{"kind":"Field","name":{"kind":"Name","value":"success"}},{"kind":"Field","name":{"kind":"Name","value":"resultCode"}},{"kind":"Field","name":{"kind":"Name","value":"durationMs"}},{"kind":"Field","name":{"kind":"Name","value":"requestId"}},{"kind":"Field","name":{"kind":"Name","value":"clientIp"}}]}}]}}]}}]} as unknown as DocumentNode<AuditLogQuery, AuditLogQueryVariables>;
 export const OfferingsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Offerings"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offerings"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"vendor"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"minCuda"}},{"kind":"Field","name":{"kind":"Name","value":"resourceName"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"shareable"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyRate"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}}]}}]}}]} as unknown as DocumentNode<OfferingsQuery, OfferingsQueryVariables>;
@@ -2295,6 +3061,9 @@ export const RegistriesDocument = {"kind":"Document","definitions":[{"kind":"Ope
 export const RegistryCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RegistryCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"RegistryCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registryCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registry"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<RegistryCreateMutation, RegistryCreateMutationVariables>;
 export const RegistryUpdateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RegistryUpdate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"RegistryUpdateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registryUpdate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registry"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<RegistryUpdateMutation, RegistryUpdateMutationVariables>;
 export const RegistryDeleteDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RegistryDelete"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IdInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registryDelete"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deletedId"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<RegistryDeleteMutation, RegistryDeleteMutationVariables>;
+export const ClustersDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Clusters"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"clusterId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"clusters"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"placementPolicy"}}]}},{"kind":"Field","name":{"kind":"Name","value":"clusterNodes"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"clusterId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"clusterId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"clusterId"}},{"kind":"Field","name":{"kind":"Name","value":"clusterName"}},{"kind":"Field","name":{"kind":"Name","value":"sharingMode"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"freeCpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"freeMemoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"cordoned"}},{"kind":"Field","name":{"kind":"Name","value":"schedulable"}},{"kind":"Field","name":{"kind":"Name","value":"staleResources"}},{"kind":"Field","name":{"kind":"Name","value":"cards"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"uuid"}},{"kind":"Field","name":{"kind":"Name","value":"model"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"migEnabled"}},{"kind":"Field","name":{"kind":"Name","value":"timesliceReplicas"}},{"kind":"Field","name":{"kind":"Name","value":"freeVramMib"}},{"kind":"Field","name":{"kind":"Name","value":"freeCores"}},{"kind":"Field","name":{"kind":"Name","value":"tenants"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionId"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}}]}},{"kind":"Field","name":{"kind":"Name","value":"migInstances"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"profile"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"tenant"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"allocations"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"cardUuids"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}}]}}]}}]}}]} as unknown as DocumentNode<ClustersQuery, ClustersQueryVariables>;
+export const GpuQueueDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GpuQueue"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"gpuQueue"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionId"}},{"kind":"Field","name":{"kind":"Name","value":"offering"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"length"}},{"kind":"Field","name":{"kind":"Name","value":"priority"}},{"kind":"Field","name":{"kind":"Name","value":"ratioOrCards"}}]}}]}}]} as unknown as DocumentNode<GpuQueueQuery, GpuQueueQueryVariables>;
+export const QueueTickDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"QueueTick"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"capacityChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"models"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"model"}}]}}]}}]}}]} as unknown as DocumentNode<QueueTickSubscription, QueueTickSubscriptionVariables>;
 export const OrganizationDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Organization"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Organization"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"slug"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"viewerIsAdmin"}}]}}]}}]}}]} as unknown as DocumentNode<OrganizationQuery, OrganizationQueryVariables>;
 export const OrganizationGroupsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"OrganizationGroups"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Organization"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"groups"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"isDefault"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"viewerIsAdmin"}},{"kind":"Field","name":{"kind":"Name","value":"members"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"1"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<OrganizationGroupsQuery, OrganizationGroupsQueryVariables>;
 export const OrganizationUsersDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"OrganizationUsers"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"search"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Organization"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"users"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"search"},"value":{"kind":"Variable","name":{"kind":"Name","value":"search"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"displayName"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}},{"kind":"Field","name":{"kind":"Name","value":"adminOf"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<OrganizationUsersQuery, OrganizationUsersQueryVariables>;
@@ -2305,6 +3074,10 @@ export const UserOrgAdminSetDocument = {"kind":"Document","definitions":[{"kind"
 export const OrganizationsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Organizations"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"organizations"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"slug"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"viewerIsAdmin"}}]}}]}}]}}]} as unknown as DocumentNode<OrganizationsQuery, OrganizationsQueryVariables>;
 export const OrganizationCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"OrganizationCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"OrganizationCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"organizationCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"organization"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"slug"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<OrganizationCreateMutation, OrganizationCreateMutationVariables>;
 export const OrganizationUpdateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"OrganizationUpdate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"OrganizationUpdateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"organizationUpdate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"organization"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<OrganizationUpdateMutation, OrganizationUpdateMutationVariables>;
+export const AdminSessionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AdminSessions"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"states"}},"type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SessionState"}}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"organizationId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessions"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"states"},"value":{"kind":"Variable","name":{"kind":"Name","value":"states"}}},{"kind":"Argument","name":{"kind":"Name","value":"organizationId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"organizationId"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SessionFields"}},{"kind":"Field","name":{"kind":"Name","value":"ownerId"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Session"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"stateReason"}},{"kind":"Field","name":{"kind":"Name","value":"imageReference"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"diskGib"}},{"kind":"Field","name":{"kind":"Name","value":"shmMib"}},{"kind":"Field","name":{"kind":"Name","value":"expiry"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"remainingSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"expiryWarning"}},{"kind":"Field","name":{"kind":"Name","value":"runningSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"costSoFar"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"charged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"gpu"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offeringName"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"cards"}},{"kind":"Field","name":{"kind":"Name","value":"exclusive"}},{"kind":"Field","name":{"kind":"Name","value":"shared"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyCost"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"endpoints"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vscode"}},{"kind":"Field","name":{"kind":"Name","value":"jupyterlab"}},{"kind":"Field","name":{"kind":"Name","value":"terminal"}},{"kind":"Field","name":{"kind":"Name","value":"ssh"}}]}},{"kind":"Field","name":{"kind":"Name","value":"mounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeId"}},{"kind":"Field","name":{"kind":"Name","value":"mountPath"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}}]}},{"kind":"Field","name":{"kind":"Name","value":"placement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"clusterId"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"cardUuids"}},{"kind":"Field","name":{"kind":"Name","value":"migInstanceId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"queuePosition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offering"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}}]}}]} as unknown as DocumentNode<AdminSessionsQuery, AdminSessionsQueryVariables>;
+export const PendingApprovalsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PendingApprovals"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pendingApprovals"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SessionFields"}},{"kind":"Field","name":{"kind":"Name","value":"ownerId"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Session"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"stateReason"}},{"kind":"Field","name":{"kind":"Name","value":"imageReference"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"diskGib"}},{"kind":"Field","name":{"kind":"Name","value":"shmMib"}},{"kind":"Field","name":{"kind":"Name","value":"expiry"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"remainingSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"expiryWarning"}},{"kind":"Field","name":{"kind":"Name","value":"runningSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"costSoFar"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"charged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"gpu"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offeringName"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"cards"}},{"kind":"Field","name":{"kind":"Name","value":"exclusive"}},{"kind":"Field","name":{"kind":"Name","value":"shared"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyCost"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"endpoints"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vscode"}},{"kind":"Field","name":{"kind":"Name","value":"jupyterlab"}},{"kind":"Field","name":{"kind":"Name","value":"terminal"}},{"kind":"Field","name":{"kind":"Name","value":"ssh"}}]}},{"kind":"Field","name":{"kind":"Name","value":"mounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeId"}},{"kind":"Field","name":{"kind":"Name","value":"mountPath"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}}]}},{"kind":"Field","name":{"kind":"Name","value":"placement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"clusterId"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"cardUuids"}},{"kind":"Field","name":{"kind":"Name","value":"migInstanceId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"queuePosition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offering"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}}]}}]} as unknown as DocumentNode<PendingApprovalsQuery, PendingApprovalsQueryVariables>;
+export const SessionApproveDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SessionApprove"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SessionApproveInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionApprove"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"session"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"state"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<SessionApproveMutation, SessionApproveMutationVariables>;
+export const SessionRejectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SessionReject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SessionRejectInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionReject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"session"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"state"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<SessionRejectMutation, SessionRejectMutationVariables>;
 export const UserCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UserCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UserCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"userCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"username"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<UserCreateMutation, UserCreateMutationVariables>;
 export const GroupOptionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GroupOptions"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"organizationId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"groups"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"organizationId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"organizationId"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"isDefault"}}]}}]}}]}}]} as unknown as DocumentNode<GroupOptionsQuery, GroupOptionsQueryVariables>;
 export const UserDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"User"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"User"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"displayName"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}},{"kind":"Field","name":{"kind":"Name","value":"isSuperAdmin"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"activeGroup"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"adminOf"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"memberships"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"group"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"organization"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<UserQuery, UserQueryVariables>;
@@ -2341,6 +3114,12 @@ export const SessionResumeDocument = {"kind":"Document","definitions":[{"kind":"
 export const SessionStopDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SessionStop"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IdInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionStop"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"session"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SessionFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Session"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"stateReason"}},{"kind":"Field","name":{"kind":"Name","value":"imageReference"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"diskGib"}},{"kind":"Field","name":{"kind":"Name","value":"shmMib"}},{"kind":"Field","name":{"kind":"Name","value":"expiry"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"remainingSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"expiryWarning"}},{"kind":"Field","name":{"kind":"Name","value":"runningSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"costSoFar"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"charged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"gpu"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offeringName"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"cards"}},{"kind":"Field","name":{"kind":"Name","value":"exclusive"}},{"kind":"Field","name":{"kind":"Name","value":"shared"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyCost"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"endpoints"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vscode"}},{"kind":"Field","name":{"kind":"Name","value":"jupyterlab"}},{"kind":"Field","name":{"kind":"Name","value":"terminal"}},{"kind":"Field","name":{"kind":"Name","value":"ssh"}}]}},{"kind":"Field","name":{"kind":"Name","value":"mounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeId"}},{"kind":"Field","name":{"kind":"Name","value":"mountPath"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}}]}},{"kind":"Field","name":{"kind":"Name","value":"placement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"clusterId"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"cardUuids"}},{"kind":"Field","name":{"kind":"Name","value":"migInstanceId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"queuePosition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offering"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}}]}}]} as unknown as DocumentNode<SessionStopMutation, SessionStopMutationVariables>;
 export const SessionExtendDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SessionExtend"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SessionExtendInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionExtend"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"session"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SessionFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SessionFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Session"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"stateReason"}},{"kind":"Field","name":{"kind":"Name","value":"imageReference"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"diskGib"}},{"kind":"Field","name":{"kind":"Name","value":"shmMib"}},{"kind":"Field","name":{"kind":"Name","value":"expiry"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"remainingSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"expiryWarning"}},{"kind":"Field","name":{"kind":"Name","value":"runningSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"costSoFar"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"charged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"gpu"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offeringName"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"cards"}},{"kind":"Field","name":{"kind":"Name","value":"exclusive"}},{"kind":"Field","name":{"kind":"Name","value":"shared"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"hourlyCost"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"endpoints"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vscode"}},{"kind":"Field","name":{"kind":"Name","value":"jupyterlab"}},{"kind":"Field","name":{"kind":"Name","value":"terminal"}},{"kind":"Field","name":{"kind":"Name","value":"ssh"}}]}},{"kind":"Field","name":{"kind":"Name","value":"mounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeId"}},{"kind":"Field","name":{"kind":"Name","value":"mountPath"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}}]}},{"kind":"Field","name":{"kind":"Name","value":"placement"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"clusterId"}},{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"cardUuids"}},{"kind":"Field","name":{"kind":"Name","value":"migInstanceId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"queuePosition"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"offering"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}}]}}]} as unknown as DocumentNode<SessionExtendMutation, SessionExtendMutationVariables>;
 export const SessionCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SessionCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SessionCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"session"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"stateReason"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<SessionCreateMutation, SessionCreateMutationVariables>;
+export const TemplatesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Templates"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"templates"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"groupId"}},{"kind":"Field","name":{"kind":"Name","value":"imageId"}},{"kind":"Field","name":{"kind":"Name","value":"presetId"}},{"kind":"Field","name":{"kind":"Name","value":"offeringId"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"images"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"presets"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]} as unknown as DocumentNode<TemplatesQuery, TemplatesQueryVariables>;
+export const TemplateCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"TemplateCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"TemplateCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"templateCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"template"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<TemplateCreateMutation, TemplateCreateMutationVariables>;
+export const TemplateDeleteDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"TemplateDelete"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IdInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"templateDelete"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deletedId"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<TemplateDeleteMutation, TemplateDeleteMutationVariables>;
 export const PersonalAccessTokensDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PersonalAccessTokens"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"personalAccessTokens"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"tokenPrefix"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"active"}}]}}]}}]} as unknown as DocumentNode<PersonalAccessTokensQuery, PersonalAccessTokensQueryVariables>;
 export const PersonalAccessTokenCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PersonalAccessTokenCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"PersonalAccessTokenCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"personalAccessTokenCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"secret"}},{"kind":"Field","name":{"kind":"Name","value":"token"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<PersonalAccessTokenCreateMutation, PersonalAccessTokenCreateMutationVariables>;
 export const PersonalAccessTokenRevokeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PersonalAccessTokenRevoke"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IdInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"personalAccessTokenRevoke"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"token"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"active"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<PersonalAccessTokenRevokeMutation, PersonalAccessTokenRevokeMutationVariables>;
+export const VolumesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Volumes"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumes"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"storageClass"}},{"kind":"Field","name":{"kind":"Name","value":"sizeMib"}},{"kind":"Field","name":{"kind":"Name","value":"memberMode"}},{"kind":"Field","name":{"kind":"Name","value":"myMountMode"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"groupId"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"storageClasses"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"isDefault"}}]}}]}}]} as unknown as DocumentNode<VolumesQuery, VolumesQueryVariables>;
+export const VolumeCreateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"VolumeCreate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"VolumeCreateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeCreate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volume"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<VolumeCreateMutation, VolumeCreateMutationVariables>;
+export const VolumeDeleteDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"VolumeDelete"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IdInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"volumeDelete"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deletedId"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<VolumeDeleteMutation, VolumeDeleteMutationVariables>;

@@ -1,0 +1,191 @@
+import { useState } from "react";
+import { Anchor, Badge, Card, Group, Progress, Select, Stack, Table, Text, Title } from "@mantine/core";
+import { useQuery } from "urql";
+import { Link } from "wouter";
+import { graphql } from "../../gql";
+import { useT } from "../../i18n";
+import { formatMib } from "../../common/format";
+import { Empty, PageHeader, QueryState } from "../../common/ui";
+
+const ClustersDocument = graphql(`
+  query Clusters($clusterId: String) {
+    clusters {
+      id
+      name
+      kind
+      placementPolicy
+    }
+    clusterNodes(clusterId: $clusterId) {
+      id
+      name
+      clusterId
+      clusterName
+      sharingMode
+      cpuMillicores
+      memoryMib
+      freeCpuMillicores
+      freeMemoryMib
+      cordoned
+      schedulable
+      staleResources
+      cards {
+        uuid
+        model
+        vramMib
+        cores
+        migEnabled
+        timesliceReplicas
+        freeVramMib
+        freeCores
+        tenants {
+          sessionId
+          vramMib
+          cores
+        }
+        migInstances {
+          id
+          profile
+          vramMib
+          tenant
+        }
+      }
+      allocations {
+        sessionId
+        kind
+        ratio
+        cardUuids
+        vramMib
+        cores
+      }
+    }
+  }
+`);
+
+function sessionLink(id: string | null | undefined, anonymous: string) {
+  if (!id) return <Text span size="xs" c="dimmed">{anonymous}</Text>;
+  return (
+    <Anchor component={Link} href={`/sessions/${encodeURIComponent(id)}`} size="xs">
+      {id.slice(0, 10)}…
+    </Anchor>
+  );
+}
+
+/** Clusters, their nodes and cards, and what runs on each card (admins). */
+export default function ClustersPage() {
+  const t = useT();
+  const [cluster, setCluster] = useState<string | null>(null);
+  const [r] = useQuery({ query: ClustersDocument, variables: { clusterId: cluster } });
+  const nodes = r.data?.clusterNodes ?? [];
+  return (
+    <Stack>
+      <PageHeader
+        title={t("nav.clusters")}
+        actions={
+          <Select
+            placeholder={t("clusters.all")}
+            aria-label={t("clusters.cluster")}
+            data={(r.data?.clusters ?? []).map((c) => ({ value: c.id, label: `${c.name} (${c.kind})` }))}
+            value={cluster}
+            onChange={setCluster}
+            clearable
+            w={260}
+          />
+        }
+      />
+      <QueryState fetching={r.fetching} error={r.error}>
+        {r.data && nodes.length === 0 && <Empty>{t("clusters.none")}</Empty>}
+        {nodes.map((n) => (
+          <Card withBorder key={n.id} data-testid="node-card">
+            <Group justify="space-between" mb="xs">
+              <Group gap="xs">
+                <Title order={5}>{n.name}</Title>
+                <Text size="sm" c="dimmed">
+                  {n.clusterName}
+                </Text>
+                <Badge variant="light">{t(`sharing.${n.sharingMode}`)}</Badge>
+                {n.cordoned && <Badge color="orange">{t("clusters.cordoned")}</Badge>}
+                {!n.schedulable && <Badge color="red">{t("clusters.unschedulable")}</Badge>}
+              </Group>
+              <Text size="sm">
+                CPU {(n.cpuMillicores - n.freeCpuMillicores) / 1000}/{n.cpuMillicores / 1000} · {t("presets.memory")} {formatMib(n.memoryMib - n.freeMemoryMib)}/{formatMib(n.memoryMib)}
+              </Text>
+            </Group>
+            {n.staleResources.length > 0 && (
+              <Text size="sm" c="orange" mb="xs">
+                {t("clusters.stale", { resources: n.staleResources.join(", ") })}
+              </Text>
+            )}
+            {n.cards.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                {t("presets.cpuOnly")}
+              </Text>
+            ) : (
+            <Table withTableBorder fz="sm">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t("clusters.card")}</Table.Th>
+                  <Table.Th>{t("capacity.model")}</Table.Th>
+                  <Table.Th>VRAM</Table.Th>
+                  <Table.Th>{t("clusters.cores")}</Table.Th>
+                  <Table.Th>{t("clusters.runs")}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {n.cards.map((c) => {
+                  const usedV = c.vramMib - c.freeVramMib;
+                  const usedC = c.cores - c.freeCores;
+                  return (
+                    <Table.Tr key={c.uuid}>
+                      <Table.Td ff="monospace">
+                        {c.uuid}
+                        {c.migEnabled && <Badge size="xs" ml={4}>MIG</Badge>}
+                        {c.timesliceReplicas > 1 && (
+                          <Badge size="xs" ml={4} color="grape">
+                            ×{c.timesliceReplicas}
+                          </Badge>
+                        )}
+                      </Table.Td>
+                      <Table.Td>{c.model}</Table.Td>
+                      <Table.Td miw={140}>
+                        <Text size="xs">
+                          {formatMib(usedV)} / {formatMib(c.vramMib)}
+                        </Text>
+                        <Progress size="xs" value={(usedV / Math.max(1, c.vramMib)) * 100} />
+                      </Table.Td>
+                      <Table.Td miw={100}>
+                        <Text size="xs">
+                          {usedC} / {c.cores}
+                        </Text>
+                        <Progress size="xs" value={(usedC / Math.max(1, c.cores)) * 100} />
+                      </Table.Td>
+                      <Table.Td>
+                        <Stack gap={2}>
+                          {c.tenants.map((x, i) => (
+                            <Text key={i} size="xs">
+                              {sessionLink(x.sessionId, t("clusters.anonymous"))} · {formatMib(x.vramMib)} · {x.cores}%
+                            </Text>
+                          ))}
+                          {c.migInstances.map((m) => (
+                            <Text key={m.id} size="xs">
+                              {m.profile}: {m.tenant ? sessionLink(m.tenant, t("clusters.anonymous")) : t("clusters.free")}
+                            </Text>
+                          ))}
+                          {c.tenants.length === 0 && c.migInstances.length === 0 && (
+                            <Text size="xs" c="dimmed">
+                              {t("clusters.free")}
+                            </Text>
+                          )}
+                        </Stack>
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+            )}
+          </Card>
+        ))}
+      </QueryState>
+    </Stack>
+  );
+}
