@@ -23,6 +23,7 @@ from strawberry.exceptions import ConnectionRejectionError
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types.unset import UNSET
 
+from api.callbacks import callback_routes
 from api.context import SESSION_COOKIE, Context
 from api.dataloaders import build_loaders
 from api.schema import build_schema
@@ -150,6 +151,7 @@ def create_app(container: Container) -> Starlette:
     from api.operations.metrics import metrics_endpoint
 
     routes: list[Any] = [
+        *callback_routes(container),
         Route("/metrics", metrics_endpoint),
         ledger_csv_route(container),
         Route("/healthz", healthz),

@@ -41,7 +41,15 @@ async def start_runtime(container: Container) -> Runtime:
     runtime = Runtime(container)
     if container.settings.use_simulated_cluster:
         await start_simulated_cluster(container, runtime)
+    await start_kubernetes_clusters(container)
     return runtime
+
+
+async def start_kubernetes_clusters(container: Container) -> None:
+    """An adapter for every registered Kubernetes cluster (see infra.clusters.wiring)."""
+    from infra.clusters.wiring import start_kubernetes_clusters as connect_all
+
+    await connect_all(container)
 
 
 async def start_simulated_cluster(container: Container, runtime: Runtime) -> None:

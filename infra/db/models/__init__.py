@@ -3,6 +3,7 @@
 from infra.db.models import (  # noqa: F401
     audit,
     catalog,
+    clusters_extra,
     credits,
     inventory,
     operations,

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-29 12:24:12.895687
+Create Date: 2026-11-29 12:37:00.538768
 """
 
 from collections.abc import Sequence
@@ -44,6 +44,13 @@ def upgrade() -> None:
     op.create_index(op.f('ix_audit_log_operation'), 'audit_log', ['operation'], unique=False)
     op.create_index(op.f('ix_audit_log_organization_id'), 'audit_log', ['organization_id'], unique=False)
     op.create_index(op.f('ix_audit_log_target_id'), 'audit_log', ['target_id'], unique=False)
+    op.create_table('callback_jtis',
+    sa.Column('cluster_id', sa.String(length=63), nullable=False),
+    sa.Column('jti', sa.String(length=128), nullable=False),
+    sa.Column('expires_at', sa.BigInteger(), nullable=False),
+    sa.PrimaryKeyConstraint('cluster_id', 'jti', name=op.f('pk_callback_jtis'))
+    )
+    op.create_index('ix_callback_jtis_expires_at', 'callback_jtis', ['expires_at'], unique=False)
     op.create_table('capacity_state',
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('epoch', sa.BigInteger(), nullable=False),
@@ -179,6 +186,25 @@ def upgrade() -> None:
     )
     op.create_index(op.f('ix_groups_organization_id'), 'groups', ['organization_id'], unique=False)
     op.create_index('uq_groups_default_per_org', 'groups', ['organization_id'], unique=True, postgresql_where=sa.text('is_default'))
+    op.create_table('node_operations',
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.Column('cluster_id', sa.String(length=63), nullable=False),
+    sa.Column('node_id', sa.String(length=253), nullable=False),
+    sa.Column('mode', sa.String(length=16), nullable=False),
+    sa.Column('replicas', sa.Integer(), nullable=True),
+    sa.Column('state', sa.String(length=16), nullable=False),
+    sa.Column('requested_by', sa.Uuid(), nullable=True),
+    sa.Column('steps', postgresql.JSONB(astext_type=sa.Text()), nullable=False),
+    sa.Column('drained_sessions', postgresql.JSONB(astext_type=sa.Text()), nullable=False),
+    sa.Column('removed_resources', postgresql.JSONB(astext_type=sa.Text()), nullable=False),
+    sa.Column('error', sa.Text(), nullable=True),
+    sa.Column('created_at', postgresql.TIMESTAMP(timezone=True), server_default=sa.text('now()'), nullable=False),
+    sa.Column('finished_at', sa.TIMESTAMP(timezone=True), nullable=True),
+    sa.ForeignKeyConstraint(['cluster_id'], ['clusters.id'], name=op.f('fk_node_operations_cluster_id_clusters'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_node_operations'))
+    )
+    op.create_index(op.f('ix_node_operations_cluster_id'), 'node_operations', ['cluster_id'], unique=False)
+    op.create_index(op.f('ix_node_operations_node_id'), 'node_operations', ['node_id'], unique=False)
     op.create_table('registries',
     sa.Column('id', sa.Uuid(), nullable=False),
     sa.Column('name', sa.String(length=100), nullable=False),
@@ -631,6 +657,9 @@ def downgrade() -> None:
     op.drop_index('uq_registries_global_name', table_name='registries', postgresql_where=sa.text('organization_id IS NULL'))
     op.drop_index(op.f('ix_registries_organization_id'), table_name='registries')
     op.drop_table('registries')
+    op.drop_index(op.f('ix_node_operations_node_id'), table_name='node_operations')
+    op.drop_index(op.f('ix_node_operations_cluster_id'), table_name='node_operations')
+    op.drop_table('node_operations')
     op.drop_index('uq_groups_default_per_org', table_name='groups', postgresql_where=sa.text('is_default'))
     op.drop_index(op.f('ix_groups_organization_id'), table_name='groups')
     op.drop_table('groups')
@@ -650,6 +679,8 @@ def downgrade() -> None:
     op.drop_table('gpu_queue')
     op.drop_table('clusters')
     op.drop_table('capacity_state')
+    op.drop_index('ix_callback_jtis_expires_at', table_name='callback_jtis')
+    op.drop_table('callback_jtis')
     op.drop_index(op.f('ix_audit_log_target_id'), table_name='audit_log')
     op.drop_index(op.f('ix_audit_log_organization_id'), table_name='audit_log')
     op.drop_index(op.f('ix_audit_log_operation'), table_name='audit_log')

@@ -1,0 +1,1 @@
+"""Registered Kubernetes clusters and guarded node operations: `ClustersQuery`, `ClustersMutation`."""

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+import strawberry
+
+from api.clusters.types import PlacementPolicy
+from api.inventory.types import SharingMode
+
+
+@strawberry.input
+class ClusterRegisterInput:
+    id: str = strawberry.field(description="A DNS label; the operator's --cluster-id (its callbacks' issuer).")
+    name: str
+    kubeconfig: str = strawberry.field(description="YAML; stored encrypted, never shown again.")
+    callback_public_key: str = strawberry.field(description="The operator's Ed25519 or P-256 public key, PEM.")
+    placement_policy: PlacementPolicy = PlacementPolicy.BEST_FIT
+
+
+@strawberry.input
+class ClusterPlacementPolicyUpdateInput:
+    cluster_id: str
+    placement_policy: PlacementPolicy
+
+
+@strawberry.input
+class ClusterDeregisterInput:
+    cluster_id: str
+
+
+@strawberry.input
+class NodeSharingModeChangeInput:
+    cluster_id: str
+    node_id: str = strawberry.field(description="`<cluster>/<node name>` or the node name alone.")
+    mode: SharingMode  # type: ignore[valid-type]
+    replicas: int | None = strawberry.field(default=None, description="Time slices per card (time slicing only).")
