@@ -4,12 +4,16 @@ use case, say what it did. Each is idempotent by its own keys (the run record is
 from __future__ import annotations
 
 import logging
+import os
 
 from domain.credits import services as credits
 from domain.operations import housekeeping
+from domain.sessions import jobs as session_jobs
+from infra.billing.notices import SqlNoticeBox
 from infra.bootstrap import Container
 
 log = logging.getLogger(__name__)
+METER_TICK_SECONDS = 60
 
 
 async def apply_refills(container: Container) -> str:
@@ -32,3 +36,59 @@ async def apply_refills(container: Container) -> str:
 async def purge_login_sessions(container: Container) -> str:
     removed = await housekeeping.purge_expired_login_sessions(container.uow(), container.clock)
     return f"{removed} expired login session(s) removed"
+
+
+# ---------------------------------------------------------------------- sessions (issue 7)
+
+
+def _notices(container: Container) -> SqlNoticeBox:
+    box = container.extras.get("notice_box")
+    if box is None:
+        box = container.extras["notice_box"] = SqlNoticeBox(container.engine)
+    return box
+
+
+def _env_number(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    return float(value) if value else default
+
+
+def idle_settings() -> session_jobs.IdleSettings:
+    """GSHARE_IDLE_GPU_UTIL_PERCENT, GSHARE_IDLE_CPU_MILLICORES, GSHARE_IDLE_WINDOW_SECONDS."""
+    base = session_jobs.IdleSettings()
+    return session_jobs.IdleSettings(
+        gpu_util_percent=_env_number("GSHARE_IDLE_GPU_UTIL_PERCENT", base.gpu_util_percent),
+        cpu_millicores=int(_env_number("GSHARE_IDLE_CPU_MILLICORES", base.cpu_millicores)),
+        window_seconds=int(_env_number("GSHARE_IDLE_WINDOW_SECONDS", base.window_seconds)),
+    )
+
+
+async def meter_sessions(container: Container) -> str:
+    """Bill every RUNNING session up to now in one transaction, renew holds one window ahead,
+    close lost settlements; pause the sessions whose hold runs out. Idempotent: what is due is
+    recomputed from the seconds, and each charge's key names session and instant."""
+    tick = int(container.extras.get("meter_tick_seconds", METER_TICK_SECONDS))
+    outcome = await session_jobs.meter(container.sessions, tick_seconds=tick)
+    return outcome.summary()
+
+
+async def budget_alerts(container: Container) -> str:
+    c = container.credits
+    sent = await session_jobs.notify_budget_alerts(container.sessions, _notices(container), c.budgets, c.ledger)
+    return f"{sent} budget alert notification(s) sent"
+
+
+async def reclaim_idle(container: Container) -> str:
+    tracker = container.extras.setdefault("idle_tracker", session_jobs.IdleTracker())
+    paused = await session_jobs.reclaim_idle(container.sessions, container.usage, tracker, idle_settings())
+    return f"{len(paused)} idle session(s) paused"
+
+
+async def expire_sessions(container: Container) -> str:
+    outcome = await session_jobs.expire_sessions(container.sessions, _notices(container))
+    return f"{outcome.warned} expiry warning(s), {len(outcome.expired)} session(s) expired"
+
+
+async def drain_queue(container: Container) -> str:
+    admitted = await session_jobs.drain(container.sessions)
+    return f"{len(admitted)} queued session(s) admitted"

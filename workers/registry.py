@@ -2,12 +2,9 @@
 claims its periods, an actor of the same name is declared on the broker, and the operations
 view lists it.
 
-Still to come with session billing (issue 7), each one entry:
-  PeriodicJob(JobDefinition("sessions.meter", Every(60), "bill running sessions"), jobs.meter, queue="billing"),
-  PeriodicJob(JobDefinition("sessions.expire", Every(60), ...), jobs.expire_sessions),
-  PeriodicJob(JobDefinition("sessions.idle_reclaim", Every(60), ...), jobs.reclaim_idle),
-  PeriodicJob(JobDefinition("credits.budget_rollup", Every(300), ...), jobs.roll_up_budgets),
-and the queue drain as an event-driven actor (see workers/actors.py) with a periodic safety net.
+Session billing (issue 7): metering on its own queue, so a slow housekeeping job never delays
+a tick; the queue drain runs periodically too, so queued sessions are admitted promptly in any
+process even when the process that freed the capacity died before draining.
 """
 
 from __future__ import annotations
@@ -40,6 +37,43 @@ PERIODIC_JOBS: tuple[PeriodicJob, ...] = (
     PeriodicJob(
         JobDefinition("credits.refills", Every(60), "Apply refill schedules whose period has begun."),
         jobs.apply_refills,
+    ),
+    PeriodicJob(
+        JobDefinition(
+            "sessions.meter",
+            Every(jobs.METER_TICK_SECONDS),
+            "Bill running sessions up to now, renew holds one window ahead, pause when a hold runs out.",
+        ),
+        jobs.meter_sessions,
+        queue="billing",
+    ),
+    PeriodicJob(
+        JobDefinition(
+            "sessions.expire",
+            Every(60, offset_seconds=20),
+            "Warn at 90 % of a session's duration; expire it at the end.",
+        ),
+        jobs.expire_sessions,
+    ),
+    PeriodicJob(
+        JobDefinition(
+            "sessions.idle_reclaim",
+            Every(60, offset_seconds=30),
+            "Pause GPU sessions idle beyond their policy's timeout.",
+        ),
+        jobs.reclaim_idle,
+    ),
+    PeriodicJob(
+        JobDefinition("sessions.drain_queue", Every(15), "Admit queued sessions that fit now."),
+        jobs.drain_queue,
+    ),
+    PeriodicJob(
+        JobDefinition(
+            "credits.budget_alerts",
+            Every(300, offset_seconds=40),
+            "Notify budget thresholds crossed (once per period).",
+        ),
+        jobs.budget_alerts,
     ),
     PeriodicJob(
         JobDefinition("tenancy.purge_login_sessions", Every(3600, offset_seconds=120), "Delete expired sign-ins."),

@@ -1,0 +1,355 @@
+"""Session work that happens on time without a person (driven by periodic worker jobs):
+metering, budget alerts, idle reclaim, expiry and the queue drain.
+
+Every use case here is idempotent, as delivery is at least once: metering and settlement go
+through the `Billing` port (what is due is recomputed from the seconds, and each charge has a
+deterministic key); notifications that must go out once have ids derived from a dedupe key
+and are added through `NoticeBox.add_once`; state changes go through the state machine, whose
+transitions refuse to happen twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Protocol
+from uuid import UUID, uuid5
+
+from domain.common.errors import DomainError
+from domain.common.money import cost_micro, micro_to_credits_str
+from domain.credits import services as credits
+from domain.credits.budgets import BudgetScopeKind
+from domain.credits.ports import BudgetRepository, Ledger
+from domain.inventory.ports import UsageSample
+from domain.policies.services import effective_policy
+from domain.sessions import services as sessions
+from domain.sessions.model import TRANSITIONS, Session, SessionState
+from domain.sessions.ports import BillingResult, Notification, UsageStore
+from domain.sessions.services import SessionServices, SessionsUnitOfWork
+from domain.tenancy.model import Actor, Role
+
+log = logging.getLogger(__name__)
+S = SessionState
+
+# who acts when the system pauses or stops a session (audit and authorisation)
+SYSTEM_ACTOR = Actor(user_id=UUID(int=0), username="gshare-system", is_super_admin=True)
+_NOTICE_NAMESPACE = UUID("0b6f2a4e-8d7c-5e1f-9a3b-4c2d1e0f6a57")
+
+
+def notice_id(key: str, user_id: UUID) -> UUID:
+    """The id of the one notification a dedupe key may produce for one recipient."""
+    return uuid5(_NOTICE_NAMESPACE, f"{key}:{user_id}")
+
+
+class NoticeBox(Protocol):
+    """Notifications that must go out at most once (ids derived from a dedupe key)."""
+
+    async def add_once(self, notifications: Sequence[Notification]) -> list[Notification]:
+        """Store each notification unless one with its id exists; the ones stored now."""
+        ...
+
+
+async def _publish(svc: SessionServices, notifications: Sequence[Notification]) -> None:
+    if not notifications:
+        return
+    async with svc.uow() as uow:
+        for n in notifications:
+            uow.publish_after_commit(
+                sessions.notifications_topic(n.user_id), {"id": str(n.id), "kind": n.kind, "message": n.message}
+            )
+        await uow.commit()
+
+
+async def _notify_once(svc: SessionServices, notices: NoticeBox, wanted: Sequence[Notification]) -> int:
+    stored = await notices.add_once(wanted)
+    await _publish(svc, stored)
+    return len(stored)
+
+
+# ======================================================================== metering
+
+
+@dataclass(frozen=True)
+class MeterOutcome:
+    billed: BillingResult
+    swept: BillingResult
+    paused: tuple[UUID, ...] = ()
+    warned: tuple[UUID, ...] = ()
+
+    def summary(self) -> str:
+        b = self.billed
+        text = (
+            f"{b.sessions} running session(s) billed, {b.transfers} charge(s), "
+            f"{micro_to_credits_str(b.charged_micro)} credits"
+        )
+        if self.swept.sessions:
+            text += f"; {self.swept.sessions} lost settlement(s) closed"
+        if self.warned:
+            text += f"; {len(self.warned)} wallet(s) short of the next hold window"
+        if self.paused:
+            text += f"; {len(self.paused)} session(s) paused, their hold ran out"
+        return text
+
+
+def hold_runs_out(s: Session, hold_micro: int, unpaid_micro: int, tick_seconds: int) -> bool:
+    """The session cannot pay for the next tick: what is left on its hold is less than what
+    it will owe by then (or something is unpaid already)."""
+    if s.gpu is None:
+        return False
+    return unpaid_micro > 0 or hold_micro < cost_micro(s.gpu.hourly_rate_micro, s.gpu.ratio, tick_seconds)
+
+
+async def meter(svc: SessionServices, *, tick_seconds: int = 60) -> MeterOutcome:
+    """One metering tick: bill every RUNNING session up to now and renew its hold one window
+    ahead (one transaction for all of them); close the holds of sessions whose settlement was
+    lost; tell the owners whose wallet cannot cover the next window, and pause (never kill) the
+    sessions whose hold runs out before the next tick."""
+    now = svc.clock.now()
+    billed = await svc.billing.bill(now, None, close=False)
+    swept = await svc.billing.bill(now, None, close=True)
+    attention = [line for line in billed.lines if line.renewal_short_micro > 0 or line.unpaid_micro > 0]
+    if not attention:
+        return MeterOutcome(billed, swept)
+    async with svc.uow() as uow:
+        found = {s.id: s for s in await uow.sessions.get_many([line.session_id for line in attention])}
+    paused: list[UUID] = []
+    warned: list[UUID] = []
+    for line in attention:
+        s = found.get(line.session_id)
+        if s is None or s.state != S.RUNNING:
+            continue
+        if hold_runs_out(s, line.hold_micro, line.unpaid_micro, tick_seconds):
+            try:
+                await sessions.session_pause(svc, SYSTEM_ACTOR, s.id)
+            except DomainError as exc:  # changed meanwhile: the next tick looks again
+                log.warning("pausing session %s (hold ran out) failed: %s", s.id, exc)
+                continue
+            await _notify(
+                svc,
+                s.owner_id,
+                "session_paused_credits",
+                f"session {s.name} was paused: your credits ran out (resume it after a top-up)",
+                s.id,
+            )
+            paused.append(s.id)
+        elif line.first_shortfall:
+            await _notify(
+                svc,
+                s.owner_id,
+                "credits_low",
+                f"your wallet cannot reserve the next hour of session {s.name} "
+                f"({micro_to_credits_str(line.renewal_short_micro)} credits short); "
+                "it will be paused when its hold runs out",
+                s.id,
+            )
+            warned.append(s.id)
+    return MeterOutcome(billed, swept, tuple(paused), tuple(warned))
+
+
+async def _notify(svc: SessionServices, user_id: UUID, kind: str, message: str, session_id: UUID | None) -> None:
+    async with svc.uow() as uow:
+        n = Notification(svc.ids.new_id(), user_id, kind, message, svc.clock.now(), session_id)
+        await uow.notifications.add(n)
+        uow.publish_after_commit(
+            sessions.notifications_topic(user_id), {"id": str(n.id), "kind": kind, "message": message}
+        )
+        await uow.commit()
+
+
+# ======================================================================== budget alerts
+
+
+async def _budget_recipients(uow: SessionsUnitOfWork, kind: BudgetScopeKind, scope_id: UUID) -> tuple[str, set[UUID]]:
+    """The scope's name and who is told: its admins, and for a user budget the user."""
+    t = uow.tenancy
+    if kind is BudgetScopeKind.ORGANIZATION:
+        org = await t.get_organization(scope_id)
+        return (org.name if org else str(scope_id)), set(await t.org_admins(scope_id))
+    if kind is BudgetScopeKind.GROUP:
+        group = await t.get_group(scope_id)
+        if group is None:
+            return str(scope_id), set()
+        members, _ = await t.memberships_of_group(scope_id, 0, 10_000)
+        admins = {m.user_id for m in members if m.role is Role.GROUP_ADMIN}
+        return group.name, admins | set(await t.org_admins(group.organization_id))
+    user = await t.get_user(scope_id)
+    recipients = {scope_id}
+    for m in await t.memberships_of_user(scope_id):
+        recipients |= set(await t.org_admins(m.organization_id))
+    return (user.username if user else str(scope_id)), recipients
+
+
+async def notify_budget_alerts(
+    svc: SessionServices, notices: NoticeBox, budgets: BudgetRepository, ledger: Ledger
+) -> int:
+    """Each crossed threshold of each budget becomes one notification per recipient, once per
+    period (the alert's key names budget, period and threshold)."""
+    now = svc.clock.now()
+    alerts = await credits.budget_alerts(budgets, ledger, now)
+    if not alerts:
+        return 0
+    wanted: list[Notification] = []
+    async with svc.uow() as uow:
+        for alert in alerts:
+            scope = alert.status.budget.scope
+            name, recipients = await _budget_recipients(uow, scope.kind, scope.id)
+            status = replace(alert.status, scope_name=name)
+            message = f"budget alert, {alert.threshold}% reached: {status.message()}"
+            wanted.extend(
+                Notification(notice_id(alert.key, user), user, "budget_alert", message, now)
+                for user in sorted(recipients)
+            )
+    return await _notify_once(svc, notices, wanted)
+
+
+# ======================================================================== idle reclaim
+
+
+@dataclass(frozen=True)
+class IdleSettings:
+    """What counts as idle: GPU utilisation below `gpu_util_percent` (or, for a session with
+    no GPU data, CPU below `cpu_millicores`) in every sample of the last `window_seconds`."""
+
+    gpu_util_percent: float = 5.0
+    cpu_millicores: int = 100
+    window_seconds: int = 300
+
+
+def is_idle(samples: Sequence[UsageSample], settings: IdleSettings) -> bool:
+    if not samples:
+        return False  # no data is not idleness
+    if any(s.gpu_util_percent > 0 or s.gpu_memory_mib > 0 for s in samples):
+        return all(s.gpu_util_percent < settings.gpu_util_percent for s in samples)
+    return all(s.cpu_millicores < settings.cpu_millicores for s in samples)
+
+
+@dataclass
+class IdleTracker:
+    """Since when each running session has been seen idle without a break. Kept by the process
+    running the job: a process that has not watched a session long enough only reclaims it
+    later, never earlier (each run still needs a whole idle window of fresh samples)."""
+
+    idle_since: dict[UUID, datetime] = field(default_factory=dict)
+
+
+async def reclaim_idle(
+    svc: SessionServices, usage: UsageStore, tracker: IdleTracker, settings: IdleSettings | None = None
+) -> list[UUID]:
+    """Pause GPU sessions idle for longer than their effective policy's idle timeout."""
+    settings = settings or IdleSettings()
+    now = svc.clock.now()
+    async with svc.uow() as uow:
+        running = [s for s in await uow.sessions.active_in(frozenset({S.RUNNING})) if s.gpu is not None]
+    tracker.idle_since = {sid: at for sid, at in tracker.idle_since.items() if sid in {s.id for s in running}}
+    paused: list[UUID] = []
+    for s in running:
+        async with svc.uow() as uow:
+            user = await uow.tenancy.get_user(s.owner_id)
+            chain = await sessions._chain_for(
+                uow, s.owner_id, user.username if user else "", s.group_id, s.organization_id
+            )
+        timeout = (await effective_policy(svc.policies, chain)).setting("idle_timeout_seconds")
+        if not timeout:
+            tracker.idle_since.pop(s.id, None)
+            continue
+        samples = await usage.recent(s.id, settings.window_seconds)
+        fresh = bool(samples) and (now - samples[-1].at).total_seconds() <= settings.window_seconds
+        if not fresh or not is_idle(samples, settings):
+            tracker.idle_since.pop(s.id, None)
+            continue
+        started = s.running_since or now
+        since = tracker.idle_since.setdefault(s.id, max(samples[0].at, started))
+        if (now - since).total_seconds() < timeout:
+            continue
+        try:
+            await sessions.session_pause(svc, SYSTEM_ACTOR, s.id)
+        except DomainError as exc:
+            log.warning("idle reclaim of session %s failed: %s", s.id, exc)
+            continue
+        tracker.idle_since.pop(s.id, None)
+        minutes = int(timeout) // 60
+        await _notify(
+            svc,
+            s.owner_id,
+            "session_idle_paused",
+            f"session {s.name} was paused after {minutes} min without GPU use; its settings and volumes are kept",
+            s.id,
+        )
+        paused.append(s.id)
+    return paused
+
+
+# ======================================================================== expiry
+
+_EXPIRABLE = frozenset(state for state in SessionState if S.EXPIRED in TRANSITIONS[state])
+_WATCHED = frozenset(_EXPIRABLE | {S.SCHEDULED, S.STARTING, S.PAUSING, S.RESUMING, S.PENDING_APPROVAL})
+
+
+@dataclass(frozen=True)
+class ExpiryOutcome:
+    warned: int
+    expired: tuple[UUID, ...]
+
+
+async def expire_sessions(svc: SessionServices, notices: NoticeBox) -> ExpiryOutcome:
+    """Warn once at 90 % of the chosen duration; at expiry, stop the session (EXPIRED), keeping
+    its volumes. A session caught mid-transition is expired by a later run."""
+    now = svc.clock.now()
+    async with svc.uow() as uow:
+        watched = [s for s in await uow.sessions.active_in(_WATCHED) if s.expires_at is not None]
+    expired: list[UUID] = []
+    warnings: list[Notification] = []
+    for s in watched:
+        assert s.expires_at is not None
+        if now >= s.expires_at:
+            if s.state in _EXPIRABLE and await _expire(svc, s.id):
+                expired.append(s.id)
+        elif s.expiry_warning(now):
+            left = int((s.expires_at - now).total_seconds()) // 60
+            key = f"expiry-warning:{s.id}:{s.expires_at.isoformat()}"
+            warnings.append(
+                Notification(
+                    notice_id(key, s.owner_id),
+                    s.owner_id,
+                    "session_expiring",
+                    f"session {s.name} expires in {left} min, at {s.expires_at:%Y-%m-%d %H:%M} UTC (extend it to keep it)",
+                    now,
+                    s.id,
+                )
+            )
+    warned = await _notify_once(svc, notices, warnings)
+    return ExpiryOutcome(warned, tuple(expired))
+
+
+async def _expire(svc: SessionServices, session_id: UUID) -> bool:
+    effects = sessions._Effects()
+    async with svc.uow() as uow:
+        s = await uow.sessions.get(session_id, for_update=True)
+        now = svc.clock.now()
+        if s is None or s.expires_at is None or s.expires_at > now or s.state not in _EXPIRABLE:
+            return False
+        cluster = s.cluster_id if s.state == S.RUNNING else None
+        s = s.transition(S.EXPIRED, now, "expired")
+        await sessions._release_capacity(svc, uow, s, effects)
+        s = replace(s, placement=None)
+        await uow.sessions.update(s)
+        if cluster:
+            effects.delete.append((s.id, cluster))
+        effects.settle.append(s.id)
+        await sessions._notify(
+            svc, uow, s.owner_id, "session_expired", f"session {s.name} expired and was stopped; volumes are kept", s.id
+        )
+        sessions._publish_session(uow, s)
+        await uow.commit()
+    await sessions._run_effects(svc, effects)
+    return True
+
+
+# ======================================================================== queue
+
+
+async def drain(svc: SessionServices) -> list[UUID]:
+    """The periodic safety net of the queue: admit what fits now (any process may run it)."""
+    return await sessions.drain_queue(svc)
