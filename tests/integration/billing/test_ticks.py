@@ -1,0 +1,178 @@
+"""A metering tick is idempotent and atomic: repeated or concurrent at the same instant it
+changes nothing more; an exception inside it rolls everything back; holds are renewed one
+window ahead, a short wallet is told once and its session paused when the hold runs out."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from domain.catalog.model import GpuTier
+from domain.common.money import cost_micro
+from domain.credits.model import AccountRef
+from domain.sessions import jobs
+from domain.sessions import services as sessions
+from domain.sessions.model import SessionState
+from tests.integration.billing.conftest import RATE_MICRO, Billed, ratio_of
+from tests.integration.billing.support import assert_ledger_consistent, snapshot
+
+
+async def stop_all(b: Billed, pairs: list[tuple[Any, Any]]) -> None:
+    for actor, s in pairs:
+        await sessions.session_stop(b.c.sessions, actor, s.id)
+        await b.wait(s.id, SessionState.STOPPED)
+
+
+async def test_repeated_and_concurrent_ticks_change_nothing_more(billed: Billed) -> None:
+    b, c = billed, billed.c
+    actors = [await b.user(50) for _ in range(3)]
+    running = [(a, await b.start(a, GpuTier.M)) for a in actors for _ in range(2)]
+    b.clock.advance(137)
+    first = await c.sessions.billing.bill(c.clock.now(), None, close=False)
+    assert first.transfers >= len(running)
+    before = await snapshot(c.engine)
+    again = await c.sessions.billing.bill(c.clock.now(), None, close=False)
+    assert again.transfers == 0 and again.charged_micro == 0
+    assert await snapshot(c.engine) == before
+
+    # two ticks at once, at a new instant: every session is charged exactly once between them
+    b.clock.advance(61)
+    results = await asyncio.gather(*(c.sessions.billing.bill(c.clock.now(), None, close=False) for _ in range(4)))
+    assert sum(r.transfers for r in results) == len(running)
+    for _, s in running:
+        now_s = await b.get(s.id)
+        assert now_s.charged_micro == cost_micro(RATE_MICRO, ratio_of(GpuTier.M), 137 + 61)
+    await assert_ledger_consistent(c.engine)
+
+    # a redelivered settlement after the stop: nothing more
+    await stop_all(b, running)
+    settled = await snapshot(c.engine)
+    for _, s in running:
+        await sessions.settle(c.sessions, s.id)
+    assert await snapshot(c.engine) == settled
+
+
+class Crash(Exception):
+    pass
+
+
+async def test_an_exception_inside_the_tick_rolls_everything_back(billed: Billed, monkeypatch: Any) -> None:
+    b, c = billed, billed.c
+    actor = await b.user(20)
+    s = await b.start(actor, GpuTier.S)
+    b.clock.advance(600)
+    before = await snapshot(c.engine)
+    billing = c.sessions.billing
+    real_run = billing.tx.run
+
+    async def crashing(fn: Any) -> Any:
+        async def go(conn: Any) -> Any:
+            await fn(conn)  # every statement of the tick has run, in this transaction
+            raise Crash("worker died before commit")
+
+        return await real_run(go)
+
+    monkeypatch.setattr(billing.tx, "run", crashing)
+    with pytest.raises(Crash):
+        await jobs.meter(c.sessions)
+    monkeypatch.undo()
+    assert await snapshot(c.engine) == before
+
+    # a failure inside the statement (a trigger refusing the balance update) as well
+    async with c.engine.begin() as conn:
+        await conn.execute(
+            text(
+                "CREATE FUNCTION billing_test_refuse() RETURNS trigger LANGUAGE plpgsql AS "
+                "$$ BEGIN RAISE EXCEPTION 'injected'; END $$"
+            )
+        )
+        await conn.execute(
+            text(
+                "CREATE TRIGGER billing_test_refuse BEFORE UPDATE ON credit_accounts "
+                "FOR EACH ROW EXECUTE FUNCTION billing_test_refuse()"
+            )
+        )
+    try:
+        with pytest.raises(Exception, match="injected"):
+            await jobs.meter(c.sessions)
+    finally:
+        async with c.engine.begin() as conn:
+            await conn.execute(text("DROP TRIGGER billing_test_refuse ON credit_accounts"))
+            await conn.execute(text("DROP FUNCTION billing_test_refuse()"))
+    assert await snapshot(c.engine) == before
+
+    await jobs.meter(c.sessions)  # the next tick bills the whole time, once
+    assert (await b.get(s.id)).charged_micro == cost_micro(RATE_MICRO, ratio_of(GpuTier.S), 600)
+    await assert_ledger_consistent(c.engine)
+    await stop_all(b, [(actor, s)])
+
+
+async def test_holds_renew_a_window_ahead_then_a_short_wallet_is_warned_once_and_paused(billed: Billed) -> None:
+    b, c = billed, billed.c
+    per_hour = cost_micro(RATE_MICRO, ratio_of(GpuTier.XL), 3600)  # 0.5000035 credits
+    # 1 credit: two hours at most; the hold stays a window ahead for the first of them
+    actor = await b.user(0)
+    from tests.support.api import fund_user
+
+    await fund_user(c, b.world.org_a, b.world.g1, actor.user_id, 1)
+    wallet = AccountRef.user(actor.user_id)
+    s = await b.start(actor, GpuTier.XL, expiry=sessions.Expiry.D1)
+    hold = await c.credits.ledger.get_hold(s.hold_id)
+    assert hold.amount_micro == per_hour
+
+    b.clock.advance(600)
+    out = await jobs.meter(c.sessions)
+    assert not out.warned and not out.paused
+    hold = await c.credits.ledger.get_hold(s.hold_id)
+    assert hold.amount_micro == per_hour  # renewed: still one window ahead of what was billed
+    assert hold.charged_micro == cost_micro(RATE_MICRO, ratio_of(GpuTier.XL), 600)
+
+    warned_at = None
+    for minute in range(1, 150):
+        b.clock.advance(60)
+        out = await jobs.meter(c.sessions)
+        if out.warned:
+            assert warned_at is None, "the shortfall is told once"
+            warned_at = minute
+        if out.paused:
+            break
+    assert warned_at is not None and out.paused == (s.id,)
+    paused = await b.wait(s.id, SessionState.PAUSED)
+    async with c.uow() as uow:
+        notes, _ = await uow.notifications.of_user(actor.user_id, 0, 50)
+    kinds = [n.kind for n in notes]
+    assert kinds.count("credits_low") == 1 and kinds.count("session_paused_credits") == 1
+    bal = (await c.credits.ledger.balances([wallet]))[wallet]
+    assert bal.held_micro == 0
+    assert bal.balance_micro == 1_000_000 - paused.charged_micro
+    assert paused.charged_micro == cost_micro(RATE_MICRO, ratio_of(GpuTier.XL), paused.billed_seconds)
+    await assert_ledger_consistent(c.engine)
+    await stop_all(b, [(actor, paused)])
+
+
+async def test_a_lost_settlement_is_closed_by_the_next_tick(billed: Billed, monkeypatch: Any) -> None:
+    b, c = billed, billed.c
+    actor = await b.user(10)
+    s = await b.start(actor, GpuTier.S)
+    b.clock.advance(timedelta(minutes=7, seconds=3))
+
+    async def lost(svc: Any, session_id: Any) -> None:  # the process died before settling
+        return None
+
+    monkeypatch.setattr(sessions, "settle", lost)
+    await sessions.session_pause(c.sessions, actor, s.id)
+    paused = await b.wait(s.id, SessionState.PAUSED)
+    monkeypatch.undo()
+    assert (await c.credits.ledger.get_hold(s.hold_id)).status.value == "open"
+    b.clock.advance(60)
+    out = await jobs.meter(c.sessions)
+    assert out.swept.sessions >= 1
+    hold = await c.credits.ledger.get_hold(s.hold_id)
+    assert hold.status.value == "settled" and hold.amount_micro == 0
+    after = await b.get(s.id)
+    assert after.charged_micro == cost_micro(RATE_MICRO, ratio_of(GpuTier.S), paused.billed_seconds)
+    await assert_ledger_consistent(c.engine)
