@@ -276,7 +276,9 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 def cmd_operator(args: argparse.Namespace) -> int:
     try:
-        from gshare_operator import main as operator_main  # type: ignore[import-not-found,unused-ignore]
+        # the module, not the package attribute: an editable install made before the package had
+        # an __init__ imports it as a namespace package, where `main` is the submodule
+        from gshare_operator.main import main as operator_main  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         print("gshare: the operator package is not installed in this environment", file=sys.stderr)
         return 2
@@ -347,7 +349,29 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _operator_split(argv: list[str]) -> int | None:
+    """Index of the `operator` command in argv, or None: everything after it is the
+    operator's own (argparse would otherwise take `--help` and refuse the operator's options)."""
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        if token in ("--database-url", "--data-dir"):
+            i += 2
+        elif token.startswith("-"):
+            i += 1
+        else:
+            return i if token == "operator" else None
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    split = _operator_split(argv)
+    if split is not None:
+        args = build_parser().parse_args(argv[: split + 1])
+        rest = argv[split + 1 :]
+        args.operator_args = rest[1:] if rest[:1] == ["--"] else rest
+        return int(args.func(args) or 0)
     args = build_parser().parse_args(argv)
     return int(args.func(args) or 0)
 
