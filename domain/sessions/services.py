@@ -31,7 +31,7 @@ from domain.credits import services as credits
 from domain.credits.ports import BudgetRepository, Ledger
 from domain.inventory.model import GpuKind, Placement
 from domain.inventory.ports import Endpoint, StatusReport, VolumeMount, WorkloadPhase, WorkloadSpec
-from domain.policies.model import EffectivePolicy, ResourceRequest, ScopeChain
+from domain.policies.model import EffectivePolicy, ResourceRequest, ScopeChain, check
 from domain.policies.ports import PolicyRepository, UsageReader
 from domain.policies.services import check_policy_limits, effective_policy
 from domain.ports import UnitOfWork
@@ -222,6 +222,14 @@ async def _chain_for(uow: SessionsUnitOfWork, user_id: UUID, username: str, grou
 # ======================================================================== admission
 
 
+async def _check_limits(uow: SessionsUnitOfWork, policy: EffectivePolicy, request: ResourceRequest) -> None:
+    """Step 4 with the policy already resolved: usage is read only for the scopes that set an
+    aggregate limit (most deployments limit a few groups, not every level)."""
+    scopes = tuple(dict.fromkeys(limit.scope for limit in policy.limits))
+    usage = await uow.usage.usage(scopes) if scopes else {}
+    check(policy, usage, request).raise_if_refused()
+
+
 @dataclass
 class _Resolved:
     session: Session
@@ -379,8 +387,7 @@ async def _resolve(svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, 
                     "expiry",
                 )
         if req.kind is not SessionKind.JOB:
-            decision = await check_policy_limits(svc.policies, uow.usage, chain, resource)
-            decision.raise_if_refused()
+            await _check_limits(uow, policy, resource)
     except DomainError as exc:
         raise _refuse(4, exc) from exc
 
@@ -560,9 +567,9 @@ async def _place_new(
 ) -> Session:
     """Step 7 under the capacity lock; re-checks step 4 with fresh numbers first."""
     state = await uow.capacity.lock()
-    if s.kind is not SessionKind.JOB:
+    if s.kind is not SessionKind.JOB and resolved.policy.limits:
         try:
-            (await check_policy_limits(svc.policies, uow.usage, resolved.chain, resolved.request)).raise_if_refused()
+            await _check_limits(uow, resolved.policy, resolved.request)
         except DomainError as exc:
             raise _refuse(4, exc) from exc
     allowed = resolved.policy.allowed_clusters

@@ -30,8 +30,10 @@ from infra.db.models.inventory import CapacityStateRow, ClusterNodeRow, ClusterR
 class _Cached:
     epoch: int
     state: CapacityState
-    allocations: dict[str, dict[str, Any]]
-    queue: dict[str, dict[str, Any]]
+    # what the rows hold, by workload id: the very objects the scheduler and queue keep, so
+    # a save compares identities (O(n) pointer checks) and serialises only what changed
+    allocations: dict[str, Any]
+    queue: dict[str, Any]
 
 
 @dataclass
@@ -47,8 +49,8 @@ class CapacityCache:
 class _Taken:
     epoch: int
     state: CapacityState
-    allocations: dict[str, dict[str, Any]]
-    queue: dict[str, dict[str, Any]]
+    allocations: dict[str, Any]
+    queue: dict[str, Any]
     saved_epoch: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -87,9 +89,9 @@ class SqlCapacityStore:
     async def save(self, state: CapacityState) -> None:
         taken = self._taken
         assert taken is not None and taken.state is state, "save() needs the state lock() returned"
-        now_alloc = {a.workload_id: a.to_dict() for a in state.scheduler.allocations()}
+        now_alloc = {a.workload_id: a for a in state.scheduler.allocations()}
         gone = [w for w in taken.allocations if w not in now_alloc]
-        changed = {w: d for w, d in now_alloc.items() if taken.allocations.get(w) != d}
+        changed = {w: a.to_dict() for w, a in now_alloc.items() if taken.allocations.get(w) is not a}
         if gone:
             await self.s.execute(delete(PlacementRow).where(PlacementRow.workload_id.in_(gone)))
         for wid, data in changed.items():
@@ -107,13 +109,14 @@ class SqlCapacityStore:
                     },
                 )
             )
-        now_queue = {e.workload_id: e.to_dict() for e in state.queue.entries()}
+        now_queue = {e.workload_id: e for e in state.queue.entries()}
         left = [w for w in taken.queue if w not in now_queue]
         if left:
             await self.s.execute(delete(QueueEntryRow).where(QueueEntryRow.workload_id.in_(left)))
-        for wid, data in now_queue.items():
-            if taken.queue.get(wid) == data:
+        for wid, entry in now_queue.items():
+            if taken.queue.get(wid) is entry:
                 continue
+            data = entry.to_dict()
             request = data["request"]
             stmt = insert(QueueEntryRow).values(
                 workload_id=wid,
@@ -154,20 +157,19 @@ class SqlCapacityStore:
 
     # -------------------------------------------------------------- reading
 
-    async def _build(self) -> tuple[CapacityState, dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    async def _build(self) -> tuple[CapacityState, dict[str, Any], dict[str, Any]]:
         inventory, clusters = await self._inventory()
         allocation_rows = list(await self.s.scalars(select(PlacementRow).order_by(PlacementRow.created_at)))
-        allocations = {r.workload_id: r.data for r in allocation_rows}
         scheduler, conflicts = Scheduler.from_snapshot(
-            inventory, [Allocation.from_dict(d) for d in allocations.values()]
+            inventory, [Allocation.from_dict(r.data) for r in allocation_rows]
         )
-        for allocation, _ in conflicts:  # keep the rows: the diff on save removes them only if released
-            allocations.pop(allocation.workload_id, None)
         queue_rows = list(await self.s.scalars(select(QueueEntryRow)))
-        queue_data = {r.workload_id: r.data for r in queue_rows}
-        queue = GpuQueue(QueueEntry.from_dict(d) for d in queue_data.values())
+        queue = GpuQueue(QueueEntry.from_dict(r.data) for r in queue_rows)
         state = CapacityState(scheduler, queue, clusters, [(a, e.message) for a, e in conflicts])
-        return state, allocations, queue_data
+        # allocations that no longer fit the inventory are left out of `known`, so a save never
+        # deletes their rows: they stay visible (state.conflicts) until their sessions are dealt with
+        known = {a.workload_id: a for a in scheduler.allocations()}
+        return state, known, {e.workload_id: e for e in queue.entries()}
 
     async def _inventory(self) -> tuple[Inventory, dict[str, Cluster]]:
         cluster_rows = list(await self.s.scalars(select(ClusterRow).order_by(ClusterRow.id)))

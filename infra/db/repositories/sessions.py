@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import BigInteger, and_, cast, delete, func, or_, select, true, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -218,49 +218,76 @@ class SqlSessionRepository:
 
 
 class SqlUsageReader:
-    """Current use per policy scope, counted from active sessions and volumes."""
+    """Current use per policy scope, counted from active sessions (jobs run outside quotas)
+    and volumes: one aggregate query for every asked scope, grouped by (ratio, model) so the
+    GPU sums stay exact fractions."""
 
     def __init__(self, session: AsyncSession) -> None:
         self.s = session
 
+    @staticmethod
+    def _session_cond(scope: PolicyScope) -> Any:
+        if scope.kind is PolicyScopeKind.USER:
+            return SessionRow.owner_id == scope.id
+        if scope.kind is PolicyScopeKind.GROUP:
+            return SessionRow.group_id == scope.id
+        if scope.kind is PolicyScopeKind.ORGANIZATION:
+            return SessionRow.organization_id == scope.id
+        return true()
+
+    @staticmethod
+    def _volume_cond(scope: PolicyScope) -> Any:
+        if scope.kind is PolicyScopeKind.USER:
+            return VolumeRow.owner_id == scope.id
+        if scope.kind is PolicyScopeKind.GROUP:
+            return VolumeRow.group_id == scope.id
+        if scope.kind is PolicyScopeKind.ORGANIZATION:
+            return VolumeRow.organization_id == scope.id
+        return true()
+
     async def usage(self, scopes: Sequence[PolicyScope]) -> Mapping[PolicyScope, Usage]:
-        out: dict[PolicyScope, Usage] = {}
+        if not scopes:
+            return {}
+        ratio = SessionRow.gpu["ratio"].astext
+        model = SessionRow.gpu["offering_name"].astext
+        vram = cast(SessionRow.gpu["vram_mib"].astext, BigInteger) * cast(SessionRow.gpu["cards"].astext, BigInteger)
+        columns: list[Any] = [ratio, model]
         for scope in scopes:
-            conds = [SessionRow.state.in_([s.value for s in ACTIVE])]
-            vconds = []
-            if scope.kind is PolicyScopeKind.USER:
-                conds.append(SessionRow.owner_id == scope.id)
-                vconds.append(VolumeRow.owner_id == scope.id)
-            elif scope.kind is PolicyScopeKind.GROUP:
-                conds.append(SessionRow.group_id == scope.id)
-                vconds.append(VolumeRow.group_id == scope.id)
-            elif scope.kind is PolicyScopeKind.ORGANIZATION:
-                conds.append(SessionRow.organization_id == scope.id)
-                vconds.append(VolumeRow.organization_id == scope.id)
-            rows = (
-                await self.s.execute(
-                    select(SessionRow.gpu, SessionRow.cpu_millicores, SessionRow.memory_mib, SessionRow.kind).where(
-                        *conds
-                    )
-                )
-            ).all()
-            sessions = 0
+            cond = self._session_cond(scope)
+            columns += [
+                func.count().filter(cond),
+                func.coalesce(func.sum(SessionRow.cpu_millicores).filter(cond), 0),
+                func.coalesce(func.sum(SessionRow.memory_mib).filter(cond), 0),
+                func.coalesce(func.sum(vram).filter(cond), 0),
+            ]
+        active = [st.value for st in ACTIVE]
+        rows = (
+            await self.s.execute(
+                select(*columns)
+                .where(SessionRow.state.in_(active), SessionRow.kind != SessionKind.JOB.value)
+                .group_by(ratio, model)
+            )
+        ).all()
+        storage_cols = [func.coalesce(func.sum(VolumeRow.size_mib).filter(self._volume_cond(sc)), 0) for sc in scopes]
+        storage = (await self.s.execute(select(*storage_cols))).one()
+        out: dict[PolicyScope, Usage] = {}
+        for i, scope in enumerate(scopes):
+            sessions = cpu = mem = vram_total = 0
             gpus = Fraction(0)
             per_model: dict[str, Fraction] = {}
-            vram = cpu = mem = 0
-            for gpu, c, m, kind in rows:
-                if kind == SessionKind.JOB.value:
-                    continue  # jobs run outside group quotas
-                sessions += 1
-                cpu += c
-                mem += m
-                ask = _gpu_from_json(gpu)
-                if ask is not None:
-                    gpus += ask.ratio
-                    per_model[ask.offering_name] = per_model.get(ask.offering_name, Fraction(0)) + ask.ratio
-                    vram += ask.vram_mib * ask.cards
-            storage = await self.s.scalar(select(func.coalesce(func.sum(VolumeRow.size_mib), 0)).where(*vconds)) or 0
-            out[scope] = Usage(sessions, gpus, per_model, vram, cpu, mem, int(storage))
+            for row in rows:
+                count, c, m, v = row[2 + 4 * i : 6 + 4 * i]
+                if not count:
+                    continue
+                sessions += count
+                cpu += int(c)
+                mem += int(m)
+                if row[0] is not None:
+                    share = Fraction(row[0]) * count
+                    gpus += share
+                    per_model[row[1]] = per_model.get(row[1], Fraction(0)) + share
+                    vram_total += int(v)
+            out[scope] = Usage(sessions, gpus, per_model, vram_total, cpu, mem, int(storage[i]))
         return out
 
 

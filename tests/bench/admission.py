@@ -1,0 +1,230 @@
+"""Admission throughput: `sessionCreate` through GraphQL with N concurrent clients against a
+real `gshare serve` on PostgreSQL, beside pgbench TPC-B (same clients, same server) measured
+in the same run.
+
+    python -m tests.bench.admission [--clients 32] [--seconds 15] [--nodes 250]
+
+Needs GSHARE_BENCH_DATABASE_URL or GSHARE_TEST_DATABASE_URL (a PostgreSQL server; the bench
+creates and drops its own databases). The server runs the simulated cluster with a generated
+inventory of HAMi A100 nodes, so every admission passes all eight steps (policy, budget, hold,
+placement, hand-off) and lands on a card. Prints admissions/s, p50/p99 latency, pgbench's TPS
+and the ratio. Targets: ratio >= 0.2 and p99 <= 150 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import yaml
+
+from tests.bench.ledger import PgBench
+from tests.support.database import create_test_database
+from tests.support.serve import gshare_serve
+
+CREATE = "mutation($i: SessionCreateInput!) { sessionCreate(input: $i) { session { state } errors { code message } } }"
+
+
+def inventory(nodes: int) -> dict[str, Any]:
+    return {
+        "clusters": [{"id": "bench", "name": "Bench cluster", "placement_policy": "best-fit"}],
+        "nodes": [
+            {
+                "id": f"n{i}",
+                "cluster_id": "bench",
+                "sharing_mode": "hami",
+                "cpu_millicores": 10_000_000,
+                "memory_mib": 100_000_000,
+                "gpus": {"model": "A100-80GB", "count": 8, "vram_mib": 81920},
+            }
+            for i in range(nodes)
+        ],
+    }
+
+
+async def gql(client: httpx.AsyncClient, query: str, **variables: Any) -> dict[str, Any]:
+    r = await client.post("/graphql", json={"query": query, "variables": variables})
+    body = r.json()
+    if body.get("errors"):
+        raise SystemExit(f"setup failed: {body['errors']}")
+    return body["data"]  # type: ignore[no-any-return]
+
+
+async def setup(url: str, password: str, clients: int) -> tuple[list[str], dict[str, str]]:
+    async with httpx.AsyncClient(base_url=url, timeout=60) as admin:
+        await gql(
+            admin,
+            'mutation($p: String!) { login(input: {username: "admin", password: $p}) { errors { code } } }',
+            p=password,
+        )
+        off = await gql(
+            admin,
+            'mutation { offeringCreate(input: {vendor: "NVIDIA", name: "A100-80GB", vramMib: 81920, minCuda: "11.0", hourlyRateMicro: 4000000}) { offering { id } } }',
+        )
+        pre = await gql(
+            admin,
+            'mutation { presetCreate(input: {name: "S", cpuMillicores: 1000, memoryMib: 2048, tier: S}) { preset { id } } }',
+        )
+        img = await gql(
+            admin,
+            'mutation { imageCreate(input: {name: "torch", reference: "nvcr.io/nvidia/pytorch:24.05-py3", cudaVersion: "12.4", scope: GLOBAL}) { image { id } } }',
+        )
+        org = (await gql(admin, 'mutation { organizationCreate(input: {name: "Bench"}) { organization { id } } }'))[
+            "organizationCreate"
+        ]["organization"]["id"]
+        group = (await gql(admin, "query($o: ID!) { groups(organizationId: $o) { nodes { id } } }", o=org))["groups"][
+            "nodes"
+        ][0]["id"]
+        hop = "mutation($i: CreditsAllocateInput!) { creditsAllocate(input: $i) { errors { code message } } }"
+        total = 10**9 * clients
+        await gql(
+            admin,
+            hop,
+            i={
+                "source": {"kind": "SYSTEM"},
+                "destination": {"kind": "ORGANIZATION", "id": org},
+                "amountMicro": total,
+                "idempotencyKey": "o",
+            },
+        )
+        await gql(
+            admin,
+            hop,
+            i={
+                "source": {"kind": "ORGANIZATION", "id": org},
+                "destination": {"kind": "GROUP", "id": group},
+                "amountMicro": total,
+                "idempotencyKey": "g",
+            },
+        )
+        tokens = []
+        for i in range(clients):
+            name = f"bench{i}-{uuid.uuid4().hex[:4]}"
+            user = (
+                await gql(
+                    admin,
+                    "mutation($i: UserCreateInput!) { userCreate(input: $i) { user { id } } }",
+                    i={
+                        "organizationId": org,
+                        "username": name,
+                        "email": f"{name}@b.example",
+                        "password": "bench-password",
+                    },
+                )
+            )["userCreate"]["user"]["id"]
+            await gql(
+                admin,
+                hop,
+                i={
+                    "source": {"kind": "GROUP", "id": group},
+                    "destination": {"kind": "USER", "id": user},
+                    "amountMicro": 10**9,
+                    "idempotencyKey": f"u{i}",
+                },
+            )
+            async with httpx.AsyncClient(base_url=url, timeout=60) as member:
+                await gql(
+                    member,
+                    "mutation($p: String!, $u: String!) { login(input: {username: $u, password: $p}) { errors { code } } }",
+                    u=name,
+                    p="bench-password",
+                )
+                await gql(
+                    member, "mutation($g: ID!) { activeGroupSet(input: {groupId: $g}) { errors { code } } }", g=group
+                )
+                tokens.append(
+                    (
+                        await gql(
+                            member,
+                            'mutation { personalAccessTokenCreate(input: {name: "b", scope: READ_WRITE}) { secret } }',
+                        )
+                    )["personalAccessTokenCreate"]["secret"]
+                )
+    ids = {
+        "offeringId": off["offeringCreate"]["offering"]["id"],
+        "presetId": pre["presetCreate"]["preset"]["id"],
+        "imageId": img["imageCreate"]["image"]["id"],
+    }
+    return tokens, ids
+
+
+async def drive(url: str, tokens: list[str], ids: dict[str, str], seconds: float) -> tuple[int, list[float], int]:
+    latencies: list[float] = []
+    refused = 0
+    deadline = time.perf_counter() + seconds
+
+    async def client(token: str) -> None:
+        nonlocal refused
+        async with httpx.AsyncClient(base_url=url, timeout=60, headers={"authorization": f"Bearer {token}"}) as c:
+            n = 0
+            while time.perf_counter() < deadline:
+                n += 1
+                started = time.perf_counter()
+                r = await c.post(
+                    "/graphql", json={"query": CREATE, "variables": {"i": {"name": f"s{n}", **ids, "expiry": "H1"}}}
+                )
+                payload = r.json()["data"]["sessionCreate"]
+                if payload["errors"]:
+                    refused += 1
+                    continue
+                latencies.append(time.perf_counter() - started)
+
+    await asyncio.gather(*(client(t) for t in tokens))
+    return len(latencies), latencies, refused
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--nodes", type=int, default=250, help="HAMi nodes of 8 A100 cards in the simulated cluster")
+    parser.add_argument("--scale", type=int, default=32, help="pgbench scale factor")
+    args = parser.parse_args()
+    server = os.environ.get("GSHARE_BENCH_DATABASE_URL") or os.environ.get("GSHARE_TEST_DATABASE_URL")
+    if not server:
+        raise SystemExit("set GSHARE_BENCH_DATABASE_URL (or GSHARE_TEST_DATABASE_URL) to a PostgreSQL server")
+    os.environ["GSHARE_TEST_DATABASE_URL"] = server
+    db = create_test_database(prefix="gshare_bench_adm")
+    pg = PgBench(server, args.scale)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            inv = Path(tmp) / "inventory.yaml"
+            inv.write_text(yaml.safe_dump(inventory(args.nodes)))
+            env = {
+                "GSHARE_DATABASE_URL": db.url,
+                "GSHARE_SIMULATED_CLUSTER": "true",
+                "GSHARE_CLUSTER_INVENTORY": str(inv),
+                "GSHARE_SIMULATED_START_DELAY": "0.5",
+                "GSHARE_LOG_LEVEL": "warning",
+                "GSHARE_DATABASE_POOL_SIZE": "20",
+                "GSHARE_WORKER_METRICS_PORT": "0",
+            }
+            with gshare_serve(Path(tmp), env=env, timeout=120) as served:
+                tokens, ids = asyncio.run(setup(served.url, served.admin_password, args.clients))
+                asyncio.run(drive(served.url, tokens[:4], ids, 2))  # warm up
+                count, latencies, refused = asyncio.run(drive(served.url, tokens, ids, args.seconds))
+        tps = pg.run(args.clients, args.seconds)
+    finally:
+        pg.drop()
+        db.drop()
+    rate = count / args.seconds
+    latencies.sort()
+    p50 = statistics.median(latencies) * 1000 if latencies else float("nan")
+    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000 if latencies else float("nan")
+    print(f"clients {args.clients}, {args.seconds:g} s, {args.nodes * 8} A100 cards (tier S)")
+    print(f"admissions: {count} ({refused} refused) = {rate:.1f}/s | p50 {p50:.1f} ms | p99 {p99:.1f} ms")
+    print(
+        f"pgbench TPC-B: {tps:.1f} tps | ratio admissions/pgbench {rate / tps:.3f}  (targets: ratio >= 0.2, p99 <= 150 ms)"
+    )
+
+
+if __name__ == "__main__":
+    main()
