@@ -171,7 +171,7 @@ class ClustersMutation:
         deps = node_operation_deps(c)
         node_name = node_name_of(input.cluster_id, input.node_id)
         node_id = f"{input.cluster_id}/{node_name}"
-        mode = SharingMode(input.mode.value if hasattr(input.mode, "value") else input.mode)
+        mode = SharingMode(input.mode)
 
         async def call(actor: Actor) -> node_ops.NodeOperation:
             async with c.uow() as uow:

@@ -61,10 +61,10 @@ class SqlReplayCache:
 
     async def remember(self, cluster_id: str, jti: str, expires_at: int) -> bool:
         now = self._clock()
-        stmt = insert(CallbackJtiRow).values(cluster_id=cluster_id, jti=jti, expires_at=int(expires_at))
-        stmt = stmt.on_conflict_do_update(
+        values = insert(CallbackJtiRow).values(cluster_id=cluster_id, jti=jti, expires_at=int(expires_at))
+        stmt = values.on_conflict_do_update(
             index_elements=["cluster_id", "jti"],
-            set_={"expires_at": stmt.excluded.expires_at},
+            set_={"expires_at": values.excluded.expires_at},
             where=CallbackJtiRow.expires_at < int(now),
         ).returning(CallbackJtiRow.jti)
         async with self._sessions() as s:

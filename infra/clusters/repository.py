@@ -10,6 +10,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from domain.common.errors import DuplicateError
 from domain.inventory.clusters import RegisteredCluster
 from domain.inventory.model import Cluster, SharingMode
 from domain.inventory.node_operations import (
@@ -58,14 +59,27 @@ class SqlClusterRecords:
         return (await self.s.scalar(stmt.limit(1))) is not None
 
     async def add(self, cluster: RegisteredCluster) -> None:
+        # one INSERT decides a race between two registrations of the same id or name
+        inserted = await self.s.scalar(
+            insert(ClusterRow)
+            .values(
+                id=cluster.id,
+                name=cluster.name,
+                kind=cluster.kind,
+                placement_policy=cluster.placement_policy,
+                kubeconfig_encrypted=cluster.kubeconfig_encrypted,
+                callback_public_key=cluster.callback_public_key,
+            )
+            .on_conflict_do_nothing()
+            .returning(ClusterRow.id)
+        )
+        if inserted is None:
+            raise DuplicateError(
+                "id", f"a cluster with id {cluster.id!r} or name {cluster.name!r} is already registered"
+            )
         # through the capacity store: it takes the capacity lock and bumps the epoch, so every
         # process's cached scheduler learns about the new cluster
         await self._uow.capacity.put_cluster(Cluster(cluster.id, cluster.name, cluster.placement_policy), cluster.kind)
-        await self.s.execute(
-            update(ClusterRow)
-            .where(ClusterRow.id == cluster.id)
-            .values(kubeconfig_encrypted=cluster.kubeconfig_encrypted, callback_public_key=cluster.callback_public_key)
-        )
 
     async def update(self, cluster: RegisteredCluster) -> None:
         await self._uow.capacity.put_cluster(Cluster(cluster.id, cluster.name, cluster.placement_policy), cluster.kind)
@@ -80,6 +94,8 @@ class SqlClusterRecords:
         return [_cluster(r) for r in rows]
 
     async def has_workloads(self, cluster_id: str) -> bool:
+        # under the capacity lock: no admission can place on the cluster until this commits
+        await self._uow.capacity.lock()
         placed = await self.s.scalar(
             select(PlacementRow.workload_id).where(PlacementRow.cluster_id == cluster_id).limit(1)
         )

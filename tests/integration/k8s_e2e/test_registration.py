@@ -128,3 +128,39 @@ async def test_deregistration(e2e: E2ECluster, admin: Gql, container: Any) -> No
         id=e2e.id,
     )
     assert again["clusterDeregister"]["errors"] == [{"code": "NOT_FOUND", "field": "clusterId"}]
+
+
+async def test_concurrent_registrations_of_one_id_register_it_once(
+    admin: Gql, kube_api: KubeApiServer, tmp_path: Path, container: Any
+) -> None:
+    import asyncio
+    import uuid
+
+    from tests.integration.k8s_e2e.conftest import forget_cluster
+
+    cluster_id = f"e2e-race-{uuid.uuid4().hex[:6]}"
+    keys = [Ed25519PrivateKey.generate() for _ in range(6)]
+    try:
+        results = await asyncio.gather(*(register(admin, kube_api, tmp_path, cluster_id, k) for k in keys))
+        ok = [r for r in results if not r["errors"]]
+        assert len(ok) == 1
+        assert all(r["errors"][0]["code"] == "DUPLICATE" for r in results if r["errors"])
+        winner = keys[results.index(ok[0])]
+        async with container.uow() as uow:
+            row = await uow.session.scalar(select(ClusterRow).where(ClusterRow.id == cluster_id))
+            assert row is not None and row.callback_public_key == public_pem(winner)
+    finally:
+        await forget_cluster(container, cluster_id)
+
+
+async def test_a_restarted_control_plane_connects_registered_clusters(e2e: E2ECluster, container: Any) -> None:
+    from infra.clusters.wiring import disconnect_cluster
+    from infra.runtime import start_kubernetes_clusters
+
+    await disconnect_cluster(container, e2e.id)
+    assert container.clusters.get(e2e.id) is None
+    await start_kubernetes_clusters(container)
+    port = container.clusters.get(e2e.id)
+    assert port is not None
+    inventory = await port.read_inventory()  # the decrypted kubeconfig reaches the API server
+    assert len(inventory.nodes) == 4

@@ -9,9 +9,11 @@ import asyncio
 from typing import Any
 from uuid import UUID
 
+from kubernetes_asyncio import client
+
 from domain.credits.model import AccountRef
 from domain.sessions.model import SessionState
-from tests.integration.k8s_e2e.conftest import NS, E2ECluster, e2e_catalog, funded_member
+from tests.integration.k8s_e2e.conftest import NS, E2ECluster, e2e_catalog, funded_member, node_manifest
 from tests.integration.operator.conftest import eventually
 from tests.integration.sessions.test_lifecycle import wait_state
 from tests.k8s.kubelet import Kubelet
@@ -56,6 +58,16 @@ async def test_every_gpu_kind_runs_bills_pauses_and_cleans_up(
 ) -> None:
     c = container
     operator = await e2e.start_operator("op-first")
+    # a node that appears is reported by the operator (signed inventory callback) into capacity
+    async with client.ApiClient(e2e.api.configuration()) as api:
+        extra = node_manifest({"name": "n-extra", "labels": {}, "resources": {}})
+        await client.CoreV1Api(api).create_node(extra)
+
+    async def reported() -> bool:
+        async with c.uow() as uow:
+            return any(n.name == "n-extra" for n in (await uow.capacity.inventory()).nodes_of(e2e.id))
+
+    await eventually(reported, within=10, message="inventory callback stored the new node")
     cat = await e2e_catalog(c)
     actor, token = await funded_member(c, world, credits_=1000)
     gql = Gql(cp_http, token)
@@ -113,8 +125,6 @@ async def test_every_gpu_kind_runs_bills_pauses_and_cleans_up(
 
     # deleting a CR in the cluster cleans up every child (and the session stops)
     ex = ids["exclusive"]
-    from kubernetes_asyncio import client
-
     async with client.ApiClient(e2e.api.configuration()) as api:
         await client.CustomObjectsApi(api).delete_namespaced_custom_object(
             "gshare.io", "v1alpha1", NS, "gsharesessions", f"s-{ex}"
@@ -137,7 +147,7 @@ async def test_every_gpu_kind_runs_bills_pauses_and_cleans_up(
     before = versions()
     states_before = {k: (await _session(c, sid)).state for k, sid in ids.items()}
     mark = len(e2e.api.requests)
-    second = await e2e.start_operator("op-second")
+    second = await e2e.start_operator("op-second", leader_election=True)
     await eventually(lambda: second.controller.reconciles >= 2)
     await second.controller.wait_idle()
     assert versions() == before
