@@ -316,3 +316,65 @@ async def test_cpu_only_path_skips_budget_hold_placement_and_queue(container: An
     assert s.hold_id is None and s.placement is None and s.state == SessionState.SCHEDULED
     await wait_state(c, s.id, SessionState.RUNNING)
     await sessions.session_stop(c.sessions, sc.actor, s.id)
+
+
+async def test_step2_a_template_whose_volume_is_gone_is_refused_with_that_reason(container: Any, runtime: Any) -> None:
+    from domain.volumes.model import TemplateMount
+
+    c = container
+    cat = await catalog_for(c)
+    sc = await fresh_scope(c)
+    async with c.uow() as uow:
+        await uow.volumes.put_storage_class(StorageClass("nfs", "NFS", True))
+        vol = await volumes.volume_create(uow, sc.actor, c.ids, c.clock, c.credits.policies, name="work", size_mib=512)
+        template = await volumes.template_create(
+            uow, sc.actor, c.ids, c.clock, group_id=sc.group, name="train", image_id=cat["image"].id,
+            offering_id=cat["offering"].id, preset_id=cat["preset"].id,
+            mounts=(TemplateMount(vol.id, "/work", MountMode.READ_WRITE),), env={"EPOCHS": "3"},
+        )
+        await uow.commit()
+    # the template works while its volume exists
+    s = await sessions.session_create(c.sessions, sc.actor, sessions.SessionRequest(name="t", image_id=cat["image"].id, template_id=template.id))
+    assert s.env == {"EPOCHS": "3"} and s.mounts[0].mount_path == "/work"
+    await sessions.session_stop(c.sessions, sc.actor, s.id)
+    await wait_state(c, s.id, SessionState.STOPPED)
+    async with c.uow() as uow:
+        await volumes.volume_delete(uow, sc.actor, vol.id)
+        await uow.commit()
+    balance = (await c.credits.ledger.balances([AccountRef.user(sc.user)]))[AccountRef.user(sc.user)].balance_micro
+    err = await refused(c, sc, sessions.SessionRequest(name="t2", image_id=cat["image"].id, template_id=template.id))
+    assert err.step == 2 and err.code.value == "VOLUME_GONE" and err.field == "templateId"
+    assert "no longer exists" in err.message and "/work" in err.message
+    b = (await c.credits.ledger.balances([AccountRef.user(sc.user)]))[AccountRef.user(sc.user)]
+    assert b.held_micro == 0 and b.balance_micro == balance
+
+
+async def test_a_mounted_volume_cannot_be_deleted(container: Any, runtime: Any) -> None:
+    c = container
+    cat = await catalog_for(c)
+    sc = await fresh_scope(c)
+    async with c.uow() as uow:
+        await uow.volumes.put_storage_class(StorageClass("nfs", "NFS", True))
+        vol = await volumes.volume_create(uow, sc.actor, c.ids, c.clock, c.credits.policies, name="busy", size_mib=512)
+        await uow.commit()
+    s = await sessions.session_create(c.sessions, sc.actor, gpu_request(cat, mounts=(MountRequest(vol.id, "/busy", MountMode.READ_WRITE),)))
+    async with c.uow() as uow:
+        with pytest.raises(Exception) as busy:
+            await volumes.volume_delete(uow, sc.actor, vol.id)
+    assert busy.value.code.value == "VOLUME_IN_USE"
+    await sessions.session_stop(c.sessions, sc.actor, s.id)
+
+
+async def test_storage_quota_refuses_a_volume_too_large(container: Any, runtime: Any) -> None:
+    c = container
+    sc = await fresh_scope(c)
+    await policies.set_policy(SYSTEM, c.credits.policies, c.credits.directory, c.clock,
+                              ResourcePolicy(PolicyScope.user(sc.user), storage_quota_mib=1000))
+    async with c.uow() as uow:
+        await uow.volumes.put_storage_class(StorageClass("nfs", "NFS", True))
+        await volumes.volume_create(uow, sc.actor, c.ids, c.clock, c.credits.policies, name="a", size_mib=600)
+        await uow.commit()
+    async with c.uow() as uow:
+        with pytest.raises(Exception) as quota:
+            await volumes.volume_create(uow, sc.actor, c.ids, c.clock, c.credits.policies, name="b", size_mib=600)
+    assert quota.value.code.value == "STORAGE_QUOTA_EXCEEDED" and quota.value.field == "sizeMib"
