@@ -109,7 +109,11 @@ async def meter(svc: SessionServices, *, tick_seconds: int = 60) -> MeterOutcome
     now = svc.clock.now()
     billed = await svc.billing.bill(now, None, close=False)
     swept = await svc.billing.bill(now, None, close=True)
-    attention = [line for line in billed.lines if line.renewal_short_micro > 0 or line.unpaid_micro > 0]
+    attention = [
+        line
+        for line in billed.lines
+        if line.renewal_short_micro > 0 or line.unpaid_micro > 0 or (line.hold_micro == 0 and not line.closed)
+    ]
     if not attention:
         return MeterOutcome(billed, swept)
     async with svc.uow() as uow:

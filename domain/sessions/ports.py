@@ -178,7 +178,7 @@ class BillingResult:
     transfers: int  # charge transfers posted
     charged_micro: int  # their sum
     # every selected session when ids were given; otherwise only those needing attention
-    # (renewal short, something unpaid, or a hold closed)
+    # (renewal short, something unpaid, running without an open hold, or a hold closed)
     lines: tuple[BillingLine, ...] = ()
 
 

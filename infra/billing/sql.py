@@ -250,7 +250,7 @@ class SqlBilling:
             where, skip, lines = _SELECT_SWEEP, "SKIP LOCKED", "true"
         else:
             where, skip = _SELECT_TICK, "SKIP LOCKED"
-            lines = "closing OR need > growth OR delta > amount"
+            lines = "closing OR need > growth OR delta > amount OR (state = 'RUNNING' AND NOT hold_open)"
         params: dict[str, Any] = {
             "now": now,
             "close": close,
