@@ -189,3 +189,56 @@ async def test_switching_to_time_slicing_runs_every_step_and_requeues_the_node_s
     stopped = await wait_state(c, exclusive.id, SessionState.STOPPED, within=10)
     assert stopped.charged_micro > 0 or stopped.billed_seconds == 0
     assert isinstance(UUID(op_id), UUID)
+
+
+async def test_progress_is_published_and_a_step_that_fails_leaves_the_node_cordoned(
+    e2e: E2ECluster, admin: Gql, container: Any, world: World
+) -> None:
+    """No device plugin serves HAMi here: the operation stops at wait-for-resource, says so,
+    and leaves the node cordoned in Kubernetes and in gshare's capacity (BRICK: fix, then
+    uncordon by hand or run the change again). Each step was published on the event bus."""
+    from domain.inventory import node_operations as node_ops
+    from domain.tenancy.services import load_actor
+    from infra.clusters.repository import SqlClusterRecords
+    from infra.clusters.wiring import KubernetesNodeSharing, node_operation_records
+
+    c = container
+    c.extras[NODE_OPERATION_TIMINGS] = {"poll": 0.05, "drain_within": 5, "expose_within": 0.3}
+    async with c.uow() as uow:
+        actor = await load_actor(uow, world.users["super_admin"])
+        cluster = await SqlClusterRecords(uow).get(e2e.id)
+    assert actor is not None and cluster is not None
+    deps = node_ops.NodeOperationDeps(sessions=c.sessions, records=node_operation_records(c), events=c.events)
+    node_id = f"{e2e.id}/n-ex"
+    op, plan = await node_ops.node_sharing_mode_change_start(
+        deps,
+        actor,
+        cluster_id=e2e.id,
+        node_id=node_id,
+        mode=SharingMode.HAMI,
+        replicas=None,
+        operation_id=c.ids.new_id(),
+    )
+    assert plan.drain == ()
+    events: list[dict[str, Any]] = []
+    async with c.events.subscribe(node_ops.node_operation_topic(op.id)) as subscription:
+
+        async def collect() -> None:
+            async for _, payload in subscription:
+                events.append(payload)
+                if "state" in payload:
+                    return
+
+        collector = asyncio.create_task(collect())
+        done = await node_ops.node_sharing_mode_change_run(deps, actor, op, KubernetesNodeSharing(c, cluster), "n-ex")
+        await asyncio.wait_for(collector, 5)
+    assert done.state is node_ops.NodeOperationState.FAILED
+    assert done.error is not None and done.error.startswith("wait-for-resource")
+    assert [e["step"] for e in events if "step" in e] == ["cordon", "drain", "relabel", "wait-for-resource"]
+    assert events[-1]["state"] == "failed"
+    k8s = e2e.api.get("nodes", "n-ex")
+    assert k8s is not None and k8s["spec"]["unschedulable"] is True
+    async with c.uow() as uow:
+        assert (await uow.capacity.inventory()).node(node_id).cordoned
+    stored = (await admin(OPERATION, id=str(op.id)))["nodeOperation"]
+    assert stored["state"] == "FAILED" and stored["currentStep"] == "WAIT_FOR_RESOURCE"
