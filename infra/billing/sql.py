@@ -230,7 +230,9 @@ class SqlBilling:
             stmt = self._statements[key] = text(sql)
         return stmt
 
-    async def _open_sinks(self, conn: AsyncConnection, where: str, params: dict[str, Any]) -> None:
+    async def _open_sinks(self, conn: AsyncConnection, where: str, params: dict[str, Any]) -> set[UUID]:
+        """Open the consumption accounts the selected sessions pay into (the organisations
+        whose account this process has not seen yet); those opened, to remember after commit."""
         orgs = {row[0] for row in await conn.execute(text(_ORGS.format(where=where)), params)}
         missing = orgs - self._sinks
         if missing:
@@ -239,7 +241,7 @@ class SqlBilling:
                 pg_insert(A).on_conflict_do_nothing(index_elements=[A.c.id]),
                 [{"id": r.id, "kind": AccountKind.CONSUMPTION.value, "organization_id": r.owner_id} for r in refs],
             )
-            self._sinks |= missing
+        return missing
 
     async def bill(self, now: datetime, session_ids: Sequence[UUID] | None, *, close: bool) -> BillingResult:
         if session_ids is not None and not session_ids:
@@ -262,11 +264,14 @@ class SqlBilling:
         stmt = self._statement(where, skip, lines)
         only_ids = {"ids": params["ids"]} if "ids" in params else {}
 
+        opened: set[UUID] = set()
+
         async def go(conn: AsyncConnection) -> BillingResult:
             # one big statement: JIT compilation costs more than it saves (~10 % of a tick),
             # and its sorts and hashes should stay in memory
             await conn.execute(_SETTINGS)
-            await self._open_sinks(conn, where, only_ids)
+            opened.clear()
+            opened.update(await self._open_sinks(conn, where, only_ids))
             rows = (await conn.execute(stmt, params)).all()
             first = rows[0]
             found = tuple(
@@ -285,4 +290,6 @@ class SqlBilling:
             )
             return BillingResult(int(first.n_sessions), int(first.n_transfers), int(first.n_charged), found)
 
-        return await self.tx.run(go)
+        result = await self.tx.run(go)
+        self._sinks |= opened  # only once committed: a rolled-back insert opened nothing
+        return result

@@ -176,3 +176,43 @@ async def test_a_lost_settlement_is_closed_by_the_next_tick(billed: Billed, monk
     after = await b.get(s.id)
     assert after.charged_micro == cost_micro(RATE_MICRO, ratio_of(GpuTier.S), paused.billed_seconds)
     await assert_ledger_consistent(c.engine)
+
+
+async def test_a_rolled_back_tick_opens_no_consumption_account_for_good(billed: Billed, monkeypatch: Any) -> None:
+    """The adapter remembers which organisations' consumption accounts exist only after the
+    transaction that opened them committed; otherwise their sessions would never be billed."""
+    from dataclasses import replace
+
+    from domain.tenancy import services as tenancy
+    from domain.tenancy.services import load_actor
+    from tests.support.api import SYSTEM, fund_user, make_user, unique
+
+    b, c = billed, billed.c
+    async with c.uow() as uow:
+        org = await tenancy.organization_create(uow, SYSTEM, c.ids, c.clock, name=unique("Org N"))
+        group = await tenancy.group_create(uow, SYSTEM, c.ids, c.clock, organization_id=org.id, name="N1")
+        await uow.commit()
+    uid, _ = await make_user(c, org.id, unique("new"), groups=[group.id])
+    await fund_user(c, org.id, group.id, uid, 10)
+    async with c.uow() as uow:
+        actor = replace(await load_actor(uow, uid), active_group_id=group.id)
+    s = await b.start(actor, GpuTier.S)
+    b.clock.advance(300)
+    billing = c.sessions.billing
+    real_run = billing.tx.run
+
+    async def crashing(fn: Any) -> Any:
+        async def go(conn: Any) -> Any:
+            await fn(conn)
+            raise Crash("rolled back")
+
+        return await real_run(go)
+
+    monkeypatch.setattr(billing.tx, "run", crashing)
+    with pytest.raises(Crash):
+        await billing.bill(c.clock.now(), [s.id], close=False)
+    monkeypatch.undo()
+    await jobs.meter(c.sessions)
+    assert (await b.get(s.id)).charged_micro == cost_micro(RATE_MICRO, ratio_of(GpuTier.S), 300)
+    await stop_all(b, [(actor, s)])
+    await assert_ledger_consistent(c.engine)
