@@ -67,7 +67,10 @@ async def meter_sessions(container: Container) -> str:
     """Bill every RUNNING session up to now in one transaction, renew holds one window ahead,
     close lost settlements; pause the sessions whose hold runs out. Idempotent: what is due is
     recomputed from the seconds, and each charge's key names session and instant."""
-    tick = int(container.extras.get("meter_tick_seconds", METER_TICK_SECONDS))
+    from workers.registry import configured_jobs  # the registry imports this module
+
+    cadence = next((j.definition.cadence.seconds for j in configured_jobs() if j.name == "sessions.meter"), None)
+    tick = int(container.extras.get("meter_tick_seconds", cadence or METER_TICK_SECONDS))
     outcome = await session_jobs.meter(container.sessions, tick_seconds=tick)
     return outcome.summary()
 
