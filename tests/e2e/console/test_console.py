@@ -209,6 +209,50 @@ def test_admin_and_member_in_two_languages(browser: Any, served: Served, screens
         admin.get_by_text(marker).first.wait_for()
         shot(admin, screenshots, name)
 
+    # Credits flow down to the member (system → organisation → group → wallet) and the
+    # member's dashboard wallet updates live; too large an amount is refused under its field.
+    member.goto(url + "/#/")
+    member.get_by_test_id("wallet-available").get_by_text("0", exact=True).wait_for()
+    admin.goto(url + "/#/admin/credits")
+    table = admin.get_by_test_id("accounts-table")
+
+    def allocate(row_text: str, amount: str) -> None:
+        table.locator("tr", has_text=row_text).get_by_role("button", name="Allocate").click()
+        dialog = admin.get_by_role("dialog")
+        dialog.get_by_label("Amount (credits)").fill(amount)
+        dialog.get_by_test_id("transfer-submit").click()
+        dialog.wait_for(state="hidden")
+
+    allocate(ORG, "100")
+    table.get_by_role("button", name=ORG).click()
+    table.locator("tr", has_text="Default").first.wait_for()
+    allocate("Default", "50")
+    table.get_by_role("button", name=re.compile("Default")).first.click()
+    member_row = table.locator("tr", has_text=MEMBER)
+    member_row.wait_for()
+    # More than the group holds: refused, with the reason under the amount.
+    member_row.get_by_role("button", name="Allocate").click()
+    dialog = admin.get_by_role("dialog")
+    dialog.get_by_label("Amount (credits)").fill("5000")
+    dialog.get_by_test_id("transfer-submit").click()
+    dialog.get_by_text(re.compile("Not enough credits")).wait_for()
+    shot(admin, screenshots, "credits-refused")
+    dialog.get_by_role("button", name="Cancel").click()
+    allocate(MEMBER, "20")
+    shot(admin, screenshots, "credits")
+    member.get_by_test_id("wallet-available").get_by_text("20", exact=True).wait_for(timeout=15_000)
+    shot(member, screenshots, "dashboard-member-wallet")
+    member.get_by_test_id("nav-/wallet").click()
+    member.get_by_test_id("ledger-table").get_by_text("Allocation").first.wait_for()
+    shot(member, screenshots, "wallet")
+    for path, name, marker in [
+        ("/admin/policies", "policies", "Effective policy of a user"),
+        ("/admin/usage", "usage-reports", "Choose a scope."),
+    ]:
+        admin.goto(f"{url}/#{path}")
+        admin.get_by_text(marker).first.wait_for()
+        shot(admin, screenshots, name)
+
     assert errors == []
     member_ctx.close()
     admin_ctx.close()

@@ -26,6 +26,10 @@ const Templates = lazy(() => import("../templates/TemplatesPage"));
 const Clusters = lazy(() => import("../admin/clusters/ClustersPage"));
 const Queue = lazy(() => import("../admin/clusters/QueuePage"));
 const AdminSessions = lazy(() => import("../admin/sessions/AdminSessionsPage"));
+const Wallet = lazy(() => import("../credits/WalletPage"));
+const Credits = lazy(() => import("../admin/credits/CreditsPage"));
+const Policies = lazy(() => import("../admin/policies/PoliciesPage"));
+const Usage = lazy(() => import("../admin/usage/UsagePage"));
 
 function Spinner() {
   const t = useT();
@@ -60,6 +64,10 @@ export function App() {
               <Route path="/sessions" component={Sessions} />
               <Route path="/sessions/new" component={NewSession} />
               <Route path="/sessions/:id" component={Session} />
+              <Route path="/wallet" component={Wallet} />
+              <Route path="/admin/credits" component={Credits} />
+              <Route path="/admin/policies" component={Policies} />
+              <Route path="/admin/usage" component={Usage} />
               <Route path="/volumes" component={Volumes} />
               <Route path="/templates" component={Templates} />
               <Route path="/admin/sessions" component={AdminSessions} />

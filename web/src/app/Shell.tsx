@@ -41,6 +41,7 @@ interface NavItem {
 const USER_NAV: NavItem[] = [
   { to: "/", label: "nav.dashboard" },
   { to: "/sessions", label: "nav.sessions" },
+  { to: "/wallet", label: "nav.wallet" },
   { to: "/volumes", label: "nav.volumes" },
   { to: "/templates", label: "nav.templates" },
   { to: "/images", label: "nav.myImages" },
@@ -51,6 +52,9 @@ const ADMIN_NAV: NavItem[] = [
   { to: "/admin/organizations", label: "nav.organizations", show: (a) => a.superAdmin || a.orgAdmin },
   { to: "/admin/users", label: "nav.users" },
   { to: "/admin/sessions", label: "nav.adminSessions" },
+  { to: "/admin/credits", label: "nav.credits" },
+  { to: "/admin/policies", label: "nav.policies" },
+  { to: "/admin/usage", label: "nav.usage" },
   { to: "/admin/clusters", label: "nav.clusters", show: (a) => a.superAdmin || a.orgAdmin },
   { to: "/admin/queue", label: "nav.queue" },
   { to: "/admin/catalog", label: "nav.catalog", show: (a) => a.superAdmin || a.orgAdmin },

@@ -9,6 +9,7 @@ import { useViewer } from "../app/viewer";
 import { SessionsTable } from "../sessions/SessionsTable";
 import { CapacityCard } from "./CapacityCard";
 import { NotificationsCard } from "./NotificationsCard";
+import { WalletCard } from "../credits/WalletCard";
 
 const ActiveGroupSetDocument = graphql(`
   mutation ActiveGroupSet($input: ActiveGroupSetInput!) {
@@ -92,6 +93,7 @@ export default function DashboardPage() {
           </Button>
         }
       />
+      <WalletCard />
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <GroupCard />
         <NotificationsCard />
