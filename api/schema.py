@@ -22,6 +22,8 @@ from api.catalog.queries import CatalogQuery
 from api.common.errors import MutationError
 from api.common.scalars import SCALAR_MAP
 from api.context import Info
+from api.clusters.mutations import ClustersMutation
+from api.clusters.queries import ClustersQuery, ClustersSubscription
 from api.credits.mutations import CreditsMutation
 from api.credits.queries import CreditsQuery
 from api.extensions import DomainErrors, masking
@@ -58,15 +60,18 @@ Query = merge_types(
         CreditsQuery,
         PoliciesQuery,
         InventoryQuery,
+        ClustersQuery,
         SessionsQuery,
         OperationsQuery,
     ),
 )
 Mutation = merge_types(
-    "Mutation", (TenancyMutation, CatalogMutation, CreditsMutation, PoliciesMutation, SessionsMutation)
+    "Mutation",
+    (TenancyMutation, CatalogMutation, CreditsMutation, PoliciesMutation, SessionsMutation, ClustersMutation),
 )
 Subscription = merge_types(
-    "Subscription", (AccountSubscription, SessionsSubscription, WalletSubscription, InventorySubscription)
+    "Subscription",
+    (AccountSubscription, SessionsSubscription, WalletSubscription, InventorySubscription, ClustersSubscription),
 )
 
 
