@@ -19,11 +19,11 @@ from strawberry.tools import merge_types
 from api.audit.queries import AuditQuery
 from api.catalog.mutations import CatalogMutation
 from api.catalog.queries import CatalogQuery
+from api.clusters.mutations import ClustersMutation
+from api.clusters.queries import ClustersQuery, ClustersSubscription
 from api.common.errors import MutationError
 from api.common.scalars import SCALAR_MAP
 from api.context import Info
-from api.clusters.mutations import ClustersMutation
-from api.clusters.queries import ClustersQuery, ClustersSubscription
 from api.credits.mutations import CreditsMutation
 from api.credits.queries import CreditsQuery
 from api.extensions import DomainErrors, masking
