@@ -79,8 +79,17 @@ async def volume_create(
     else:
         org_id = actor.group_orgs[chain_group]
     volume = Volume(
-        ids.new_id(), clean, VolumeScope.GROUP if group_id else VolumeScope.PERSONAL, org_id, chosen, size_mib,
-        actor.user_id, clock.now(), None if group_id else actor.user_id, group_id, member_mode,
+        ids.new_id(),
+        clean,
+        VolumeScope.GROUP if group_id else VolumeScope.PERSONAL,
+        org_id,
+        chosen,
+        size_mib,
+        actor.user_id,
+        clock.now(),
+        None if group_id else actor.user_id,
+        group_id,
+        member_mode,
     )
     if await uow.volumes.name_taken(volume):
         raise DuplicateError("name", f"a volume named {clean} already exists here")
@@ -121,7 +130,9 @@ async def volume_delete(uow: SessionsUnitOfWork, actor: Actor, volume_id: UUID) 
         if not actor.is_group_admin(v.group_id, v.organization_id):
             raise PermissionDeniedError("only an admin of the group may delete its volume")
     if await uow.volumes.mounted_by_active_sessions(v.id):
-        raise VolumeError(VolumeErrorCode.VOLUME_IN_USE, f"volume {v.name} is mounted by a session; stop it first", "id")
+        raise VolumeError(
+            VolumeErrorCode.VOLUME_IN_USE, f"volume {v.name} is mounted by a session; stop it first", "id"
+        )
     await uow.volumes.delete(v.id)
     return v
 
@@ -170,8 +181,21 @@ async def template_create(
         if v is None or not can_see_volume(actor, v):
             raise NotFoundError("volume", "mounts")
     t = Template(
-        ids.new_id(), clean, group.id, group.organization_id, image_id, actor.user_id, clock.now(), offering_id,
-        preset_id, cpu_millicores, memory_mib, shm_mib, dict(env or {}), tuple(mounts), description.strip(),
+        ids.new_id(),
+        clean,
+        group.id,
+        group.organization_id,
+        image_id,
+        actor.user_id,
+        clock.now(),
+        offering_id,
+        preset_id,
+        cpu_millicores,
+        memory_mib,
+        shm_mib,
+        dict(env or {}),
+        tuple(mounts),
+        description.strip(),
     )
     await uow.templates.add(t)
     return t
@@ -179,13 +203,17 @@ async def template_create(
 
 async def templates_list(uow: SessionsUnitOfWork, actor: Actor, page: Page) -> tuple[list[Template], int]:
     page = page.clamp()
-    return await uow.templates.of_groups(None if actor.is_super_admin else frozenset(actor.group_roles), page.offset, page.limit)
+    return await uow.templates.of_groups(
+        None if actor.is_super_admin else frozenset(actor.group_roles), page.offset, page.limit
+    )
 
 
 async def template_delete(uow: SessionsUnitOfWork, actor: Actor, template_id: UUID) -> Template:
     access.require_writable(actor)
     t = await uow.templates.get(template_id)
-    if t is None or not (actor.is_super_admin or t.group_id in actor.group_roles or actor.is_org_admin(t.organization_id)):
+    if t is None or not (
+        actor.is_super_admin or t.group_id in actor.group_roles or actor.is_org_admin(t.organization_id)
+    ):
         raise NotFoundError("template")
     if t.created_by != actor.user_id and not actor.is_group_admin(t.group_id, t.organization_id):
         raise PermissionDeniedError("only its author or a group admin may delete a template")

@@ -41,16 +41,23 @@ def ok(payload: dict[str, Any]) -> dict[str, Any]:
 
 def login(url: str, username: str, password: str) -> httpx.Client:
     client = httpx.Client(base_url=url, timeout=30)
-    data = gql(client, "mutation($u: String!, $p: String!) { login(input: {username: $u, password: $p}) { errors { code } } }",
-               u=username, p=password)
+    data = gql(
+        client,
+        "mutation($u: String!, $p: String!) { login(input: {username: $u, password: $p}) { errors { code } } }",
+        u=username,
+        p=password,
+    )
     assert data["login"]["errors"] == []
     return client
 
 
 def test_demo_inventory_capacity_counts_physical_and_logical(served: Served) -> None:
     admin = login(served.url, "admin", served.admin_password)
-    cap = gql(admin, "{ capacity { byResource { resource kind shared physical { total used } logical { total used } } "
-                     "models { model physical { total } logical { total } } } }")["capacity"]
+    cap = gql(
+        admin,
+        "{ capacity { byResource { resource kind shared physical { total used } logical { total used } } "
+        "models { model physical { total } logical { total } } } }",
+    )["capacity"]
     rows = {(r["resource"], r["kind"]): r for r in cap["byResource"]}
     shared = rows[("nvidia.com/gpu.shared", "SHARED")]
     assert shared["shared"] is True and shared["physical"]["total"] == 4 and shared["logical"]["total"] == 16
@@ -66,27 +73,57 @@ def setup_member(served: Served) -> tuple[httpx.Client, str, dict[str, str]]:
     admin = login(served.url, "admin", served.admin_password)
     orgs = gql(admin, "{ organizations { nodes { id slug } } }")["organizations"]["nodes"]
     demo = next(o["id"] for o in orgs if o["slug"] == "demo")
-    groups = gql(admin, "query($o: ID!) { groups(organizationId: $o) { nodes { id name } } }", o=demo)["groups"]["nodes"]
+    groups = gql(admin, "query($o: ID!) { groups(organizationId: $o) { nodes { id name } } }", o=demo)["groups"][
+        "nodes"
+    ]
     lab = next(g["id"] for g in groups if g["name"] == "ML-Lab")
     name = f"ada{uuid.uuid4().hex[:6]}"
-    user = ok(gql(admin, "mutation($i: UserCreateInput!) { userCreate(input: $i) { user { id } errors { code field message } } }",
-                  i={"organizationId": demo, "username": name, "email": f"{name}@uni.example", "password": "a-long-password",
-                     "groupIds": [lab]})["userCreate"])["user"]["id"]
-    hops = [({"kind": "SYSTEM"}, {"kind": "ORGANIZATION", "id": demo}), ({"kind": "ORGANIZATION", "id": demo}, {"kind": "GROUP", "id": lab}),
-            ({"kind": "GROUP", "id": lab}, {"kind": "USER", "id": user})]
+    user = ok(
+        gql(
+            admin,
+            "mutation($i: UserCreateInput!) { userCreate(input: $i) { user { id } errors { code field message } } }",
+            i={
+                "organizationId": demo,
+                "username": name,
+                "email": f"{name}@uni.example",
+                "password": "a-long-password",
+                "groupIds": [lab],
+            },
+        )["userCreate"]
+    )["user"]["id"]
+    hops = [
+        ({"kind": "SYSTEM"}, {"kind": "ORGANIZATION", "id": demo}),
+        ({"kind": "ORGANIZATION", "id": demo}, {"kind": "GROUP", "id": lab}),
+        ({"kind": "GROUP", "id": lab}, {"kind": "USER", "id": user}),
+    ]
     for i, (src, dst) in enumerate(hops):
-        ok(gql(admin, "mutation($i: CreditsAllocateInput!) { creditsAllocate(input: $i) { errors { code field message } } }",
-               i={"source": src, "destination": dst, "amountMicro": 100_000_000, "idempotencyKey": f"{name}-{i}"})["creditsAllocate"])
+        ok(
+            gql(
+                admin,
+                "mutation($i: CreditsAllocateInput!) { creditsAllocate(input: $i) { errors { code field message } } }",
+                i={"source": src, "destination": dst, "amountMicro": 100_000_000, "idempotencyKey": f"{name}-{i}"},
+            )["creditsAllocate"]
+        )
     member = login(served.url, name, "a-long-password")
-    ok(gql(member, "mutation($g: ID!) { activeGroupSet(input: {groupId: $g}) { errors { code } } }", g=lab)["activeGroupSet"])
-    catalog = gql(member, "{ offerings { nodes { id name } } presets { nodes { id name } } images { nodes { id name } } }")
+    ok(
+        gql(member, "mutation($g: ID!) { activeGroupSet(input: {groupId: $g}) { errors { code } } }", g=lab)[
+            "activeGroupSet"
+        ]
+    )
+    catalog = gql(
+        member, "{ offerings { nodes { id name } } presets { nodes { id name } } images { nodes { id name } } }"
+    )
     ids = {
         "offering": next(o["id"] for o in catalog["offerings"]["nodes"] if o["name"] == "A100-80GB"),
         "preset": next(p["id"] for p in catalog["presets"]["nodes"] if p["name"] == "GPU L (1/4)"),
         "image": next(i["id"] for i in catalog["images"]["nodes"] if i["name"] == "PyTorch 24.05"),
     }
-    token = ok(gql(member, 'mutation { personalAccessTokenCreate(input: {name: "ws", scope: READ_WRITE}) { secret errors { code } } }')
-               ["personalAccessTokenCreate"])["secret"]
+    token = ok(
+        gql(
+            member,
+            'mutation { personalAccessTokenCreate(input: {name: "ws", scope: READ_WRITE}) { secret errors { code } } }',
+        )["personalAccessTokenCreate"]
+    )["secret"]
     return member, token, ids
 
 
@@ -102,9 +139,19 @@ def hami_used(client: httpx.Client) -> int:
 def test_member_runs_pauses_resumes_and_stops_a_session(served: Served) -> None:
     member, token, ids = setup_member(served)
     before = hami_used(member)
-    created = ok(gql(member, "mutation($i: SessionCreateInput!) { sessionCreate(input: $i) { session { id state } errors { code field message } } }",
-                     i={"name": "train", "imageId": ids["image"], "presetId": ids["preset"], "offeringId": ids["offering"],
-                        "expiry": "H4"})["sessionCreate"])["session"]
+    created = ok(
+        gql(
+            member,
+            "mutation($i: SessionCreateInput!) { sessionCreate(input: $i) { session { id state } errors { code field message } } }",
+            i={
+                "name": "train",
+                "imageId": ids["image"],
+                "presetId": ids["preset"],
+                "offeringId": ids["offering"],
+                "expiry": "H4",
+            },
+        )["sessionCreate"]
+    )["session"]
     sid = created["id"]
     assert created["state"] in ("SCHEDULED", "QUEUED")
     ws_url = served.url.replace("http", "ws") + "/graphql"
@@ -126,11 +173,22 @@ def test_member_runs_pauses_resumes_and_stops_a_session(served: Served) -> None:
     assert samples >= 3
     assert hami_used(member) == before + 1
 
-    paused = ok(gql(member, "mutation($i: IdInput!) { sessionPause(input: $i) { session { state } errors { code } } }",
-                    i={"id": sid})["sessionPause"])["session"]
+    paused = ok(
+        gql(
+            member,
+            "mutation($i: IdInput!) { sessionPause(input: $i) { session { state } errors { code } } }",
+            i={"id": sid},
+        )["sessionPause"]
+    )["session"]
     assert paused["state"] in ("PAUSING", "PAUSED")
     assert hami_used(member) == before  # the GPU is free at once
-    ok(gql(member, "mutation($i: IdInput!) { sessionResume(input: $i) { session { state } errors { code } } }", i={"id": sid})["sessionResume"])
+    ok(
+        gql(
+            member,
+            "mutation($i: IdInput!) { sessionResume(input: $i) { session { state } errors { code } } }",
+            i={"id": sid},
+        )["sessionResume"]
+    )
 
     async def until_running() -> None:
         async with graphql_ws(ws_url, {"authorization": f"Bearer {token}"}) as ws:
@@ -139,7 +197,13 @@ def test_member_runs_pauses_resumes_and_stops_a_session(served: Served) -> None:
                 pass
 
     asyncio.run(until_running())
-    ok(gql(member, "mutation($i: IdInput!) { sessionStop(input: $i) { session { state } errors { code } } }", i={"id": sid})["sessionStop"])
+    ok(
+        gql(
+            member,
+            "mutation($i: IdInput!) { sessionStop(input: $i) { session { state } errors { code } } }",
+            i={"id": sid},
+        )["sessionStop"]
+    )
 
     async def until_stopped() -> None:
         async with graphql_ws(ws_url, {"authorization": f"Bearer {token}"}) as ws:
@@ -148,8 +212,12 @@ def test_member_runs_pauses_resumes_and_stops_a_session(served: Served) -> None:
                 pass
 
     asyncio.run(until_stopped())
-    final = gql(member, "query($id: ID!) { node(id: $id) { ... on Session { state runningSeconds charged { micro } gpu { hourlyCost { micro } } } } "
-                        "myWallet { balance { micro } held { micro } } }", id=sid)
+    final = gql(
+        member,
+        "query($id: ID!) { node(id: $id) { ... on Session { state runningSeconds charged { micro } gpu { hourlyCost { micro } } } } "
+        "myWallet { balance { micro } held { micro } } }",
+        id=sid,
+    )
     s, wallet = final["node"], final["myWallet"]
     assert s["state"] == "STOPPED" and s["runningSeconds"] >= 1
     # A100 at 4 credits/hour × 1/4 = 1 credit/hour = 1e6/3600 micro-credits per second, floored once
@@ -160,8 +228,13 @@ def test_member_runs_pauses_resumes_and_stops_a_session(served: Served) -> None:
 
 def test_a_subscriber_that_reconnects_gets_the_current_state_first(served: Served) -> None:
     member, token, ids = setup_member(served)
-    sid = ok(gql(member, "mutation($i: SessionCreateInput!) { sessionCreate(input: $i) { session { id } errors { code } } }",
-                 i={"name": "r", "imageId": ids["image"], "presetId": ids["preset"], "offeringId": ids["offering"]})["sessionCreate"])["session"]["id"]
+    sid = ok(
+        gql(
+            member,
+            "mutation($i: SessionCreateInput!) { sessionCreate(input: $i) { session { id } errors { code } } }",
+            i={"name": "r", "imageId": ids["image"], "presetId": ids["preset"], "offeringId": ids["offering"]},
+        )["sessionCreate"]
+    )["session"]["id"]
     ws_url = served.url.replace("http", "ws") + "/graphql"
 
     async def first_state() -> str:
@@ -171,7 +244,11 @@ def test_a_subscriber_that_reconnects_gets_the_current_state_first(served: Serve
 
     assert asyncio.run(first_state()) in ("SCHEDULED", "STARTING", "RUNNING")
     # while disconnected, the session stops: the reconnecting subscriber sees the final state first
-    ok(gql(member, "mutation($i: IdInput!) { sessionStop(input: $i) { errors { code } } }", i={"id": sid})["sessionStop"])
+    ok(
+        gql(member, "mutation($i: IdInput!) { sessionStop(input: $i) { errors { code } } }", i={"id": sid})[
+            "sessionStop"
+        ]
+    )
 
     async def final_state() -> str:
         for _ in range(50):

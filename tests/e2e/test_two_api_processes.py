@@ -27,23 +27,46 @@ def production_db() -> Iterator[TestDatabase]:
     db.drop()
 
 
-def test_a_change_through_one_process_reaches_a_subscriber_on_the_other(production_db: TestDatabase, tmp_path: Path) -> None:
+def test_a_change_through_one_process_reaches_a_subscriber_on_the_other(
+    production_db: TestDatabase, tmp_path: Path
+) -> None:
     redis_url = require_redis()
-    env = {"GSHARE_DATABASE_URL": production_db.url, "GSHARE_REDIS_URL": redis_url, "GSHARE_SIMULATED_CLUSTER": "false",
-           "GSHARE_WORKER_METRICS_PORT": "0"}
+    env = {
+        "GSHARE_DATABASE_URL": production_db.url,
+        "GSHARE_REDIS_URL": redis_url,
+        "GSHARE_SIMULATED_CLUSTER": "false",
+        "GSHARE_WORKER_METRICS_PORT": "0",
+    }
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    with gshare_serve(tmp_path / "a", env=env) as a, gshare_serve(tmp_path / "b", env={**env, "GSHARE_SECRET_KEY": "x" * 40}) as b:
+    with (
+        gshare_serve(tmp_path / "a", env=env) as a,
+        gshare_serve(tmp_path / "b", env={**env, "GSHARE_SECRET_KEY": "x" * 40}) as b,
+    ):
         admin = login(a.url, "admin", a.admin_password)
-        org = ok(gql(admin, 'mutation { organizationCreate(input: {name: "Physics"}) { organization { id } errors { code } } }')
-                 ["organizationCreate"])["organization"]["id"]
+        org = ok(
+            gql(
+                admin,
+                'mutation { organizationCreate(input: {name: "Physics"}) { organization { id } errors { code } } }',
+            )["organizationCreate"]
+        )["organization"]["id"]
         name = f"bo{uuid.uuid4().hex[:6]}"
-        user = ok(gql(admin, "mutation($i: UserCreateInput!) { userCreate(input: $i) { user { id } errors { code } } }",
-                      i={"organizationId": org, "username": name, "email": f"{name}@x.example", "password": "a-long-password"})
-                  ["userCreate"])["user"]["id"]
+        user = ok(
+            gql(
+                admin,
+                "mutation($i: UserCreateInput!) { userCreate(input: $i) { user { id } errors { code } } }",
+                i={
+                    "organizationId": org,
+                    "username": name,
+                    "email": f"{name}@x.example",
+                    "password": "a-long-password",
+                },
+            )["userCreate"]
+        )["user"]["id"]
         member_on_b = login(b.url, name, "a-long-password")
-        token = gql(member_on_b, 'mutation { personalAccessTokenCreate(input: {name: "ws", scope: READ_ONLY}) { secret } }')[
-            "personalAccessTokenCreate"]["secret"]
+        token = gql(
+            member_on_b, 'mutation { personalAccessTokenCreate(input: {name: "ws", scope: READ_ONLY}) { secret } }'
+        )["personalAccessTokenCreate"]["secret"]
         groups = gql(admin, "query($o: ID!) { groups(organizationId: $o) { nodes { id } } }", o=org)["groups"]["nodes"]
         default = groups[0]["id"]
 
@@ -52,13 +75,27 @@ def test_a_change_through_one_process_reaches_a_subscriber_on_the_other(producti
                 wallet = await subscribe(ws, "w", "subscription { myWallet { balance { micro } } }")
                 first = (await wallet.next())["myWallet"]["balance"]["micro"]
                 assert first == 0
-                hops = [({"kind": "SYSTEM"}, {"kind": "ORGANIZATION", "id": org}),
-                        ({"kind": "ORGANIZATION", "id": org}, {"kind": "GROUP", "id": default}),
-                        ({"kind": "GROUP", "id": default}, {"kind": "USER", "id": user})]
+                hops = [
+                    ({"kind": "SYSTEM"}, {"kind": "ORGANIZATION", "id": org}),
+                    ({"kind": "ORGANIZATION", "id": org}, {"kind": "GROUP", "id": default}),
+                    ({"kind": "GROUP", "id": default}, {"kind": "USER", "id": user}),
+                ]
                 async with httpx.AsyncClient(base_url=a.url, cookies=admin.cookies) as through_a:
                     for i, (src, dst) in enumerate(hops):
-                        r = await through_a.post("/graphql", json={"query": "mutation($i: CreditsAllocateInput!) { creditsAllocate(input: $i) { errors { code } } }",
-                                                                   "variables": {"i": {"source": src, "destination": dst, "amountMicro": 7_000_000, "idempotencyKey": f"k{i}"}}})
+                        r = await through_a.post(
+                            "/graphql",
+                            json={
+                                "query": "mutation($i: CreditsAllocateInput!) { creditsAllocate(input: $i) { errors { code } } }",
+                                "variables": {
+                                    "i": {
+                                        "source": src,
+                                        "destination": dst,
+                                        "amountMicro": 7_000_000,
+                                        "idempotencyKey": f"k{i}",
+                                    }
+                                },
+                            },
+                        )
                         assert r.json()["data"]["creditsAllocate"]["errors"] == []
                 while True:
                     balance = (await wallet.next(within=10))["myWallet"]["balance"]["micro"]

@@ -17,7 +17,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def gshare(*args: str, db: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "infra.cli", "--database-url", db, *args],
-        input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=120,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
     )
 
 
@@ -44,10 +48,22 @@ def test_db_commands_and_admin_commands(empty_db: str) -> None:
     dup = gshare("org", "create", "Physics Department", db=empty_db)
     assert dup.returncode == 1 and "DUPLICATE" in dup.stderr and "field name" in dup.stderr
 
-    made = gshare("user", "create", "alice", "--email", "alice@example.org", "--org", "physics", "--org-admin", db=empty_db,
-                  stdin="a-long-password\n")
+    made = gshare(
+        "user",
+        "create",
+        "alice",
+        "--email",
+        "alice@example.org",
+        "--org",
+        "physics",
+        "--org-admin",
+        db=empty_db,
+        stdin="a-long-password\n",
+    )
     assert made.returncode == 0, made.stderr
-    weak = gshare("user", "create", "bob", "--email", "bob@example.org", "--org", "physics", db=empty_db, stdin="short\n")
+    weak = gshare(
+        "user", "create", "bob", "--email", "bob@example.org", "--org", "physics", db=empty_db, stdin="short\n"
+    )
     assert weak.returncode == 1 and "WEAK_PASSWORD" in weak.stderr
     assert gshare("user", "set-password", "alice", db=empty_db, stdin="another-long-password\n").returncode == 0
     listed = gshare("user", "list", db=empty_db)

@@ -328,13 +328,23 @@ async def test_step2_a_template_whose_volume_is_gone_is_refused_with_that_reason
         await uow.volumes.put_storage_class(StorageClass("nfs", "NFS", True))
         vol = await volumes.volume_create(uow, sc.actor, c.ids, c.clock, c.credits.policies, name="work", size_mib=512)
         template = await volumes.template_create(
-            uow, sc.actor, c.ids, c.clock, group_id=sc.group, name="train", image_id=cat["image"].id,
-            offering_id=cat["offering"].id, preset_id=cat["preset"].id,
-            mounts=(TemplateMount(vol.id, "/work", MountMode.READ_WRITE),), env={"EPOCHS": "3"},
+            uow,
+            sc.actor,
+            c.ids,
+            c.clock,
+            group_id=sc.group,
+            name="train",
+            image_id=cat["image"].id,
+            offering_id=cat["offering"].id,
+            preset_id=cat["preset"].id,
+            mounts=(TemplateMount(vol.id, "/work", MountMode.READ_WRITE),),
+            env={"EPOCHS": "3"},
         )
         await uow.commit()
     # the template works while its volume exists
-    s = await sessions.session_create(c.sessions, sc.actor, sessions.SessionRequest(name="t", image_id=cat["image"].id, template_id=template.id))
+    s = await sessions.session_create(
+        c.sessions, sc.actor, sessions.SessionRequest(name="t", image_id=cat["image"].id, template_id=template.id)
+    )
     assert s.env == {"EPOCHS": "3"} and s.mounts[0].mount_path == "/work"
     await sessions.session_stop(c.sessions, sc.actor, s.id)
     await wait_state(c, s.id, SessionState.STOPPED)
@@ -357,7 +367,9 @@ async def test_a_mounted_volume_cannot_be_deleted(container: Any, runtime: Any) 
         await uow.volumes.put_storage_class(StorageClass("nfs", "NFS", True))
         vol = await volumes.volume_create(uow, sc.actor, c.ids, c.clock, c.credits.policies, name="busy", size_mib=512)
         await uow.commit()
-    s = await sessions.session_create(c.sessions, sc.actor, gpu_request(cat, mounts=(MountRequest(vol.id, "/busy", MountMode.READ_WRITE),)))
+    s = await sessions.session_create(
+        c.sessions, sc.actor, gpu_request(cat, mounts=(MountRequest(vol.id, "/busy", MountMode.READ_WRITE),))
+    )
     async with c.uow() as uow:
         with pytest.raises(Exception) as busy:
             await volumes.volume_delete(uow, sc.actor, vol.id)
@@ -368,8 +380,13 @@ async def test_a_mounted_volume_cannot_be_deleted(container: Any, runtime: Any) 
 async def test_storage_quota_refuses_a_volume_too_large(container: Any, runtime: Any) -> None:
     c = container
     sc = await fresh_scope(c)
-    await policies.set_policy(SYSTEM, c.credits.policies, c.credits.directory, c.clock,
-                              ResourcePolicy(PolicyScope.user(sc.user), storage_quota_mib=1000))
+    await policies.set_policy(
+        SYSTEM,
+        c.credits.policies,
+        c.credits.directory,
+        c.clock,
+        ResourcePolicy(PolicyScope.user(sc.user), storage_quota_mib=1000),
+    )
     async with c.uow() as uow:
         await uow.volumes.put_storage_class(StorageClass("nfs", "NFS", True))
         await volumes.volume_create(uow, sc.actor, c.ids, c.clock, c.credits.policies, name="a", size_mib=600)
