@@ -48,7 +48,7 @@ TRANSITIONS: dict[SessionState, frozenset[SessionState]] = {
     S.PAUSED: frozenset({S.RESUMING, S.STOPPED, S.EXPIRED}),
     S.RESUMING: frozenset({S.QUEUED, S.SCHEDULED, S.STOPPED, S.PAUSED}),
     S.STOPPING: frozenset({S.STOPPED, S.FAILED}),
-    S.PREEMPTED: frozenset({S.QUEUED, S.PAUSED, S.STOPPED}),
+    S.PREEMPTED: frozenset({S.QUEUED, S.SCHEDULED, S.PAUSED, S.STOPPED}),
     S.STOPPED: frozenset(),
     S.REJECTED: frozenset(),
     S.FAILED: frozenset(),

@@ -624,7 +624,8 @@ async def _apply_admission_side_effects(
             continue
         cluster = v.cluster_id
         v = v.transition(S.PREEMPTED, now, "preempted by a higher-priority request; re-queued")
-        v = replace(v, placement=None, cluster_id=None, queued_at=now)
+        # cluster_id stays until the cluster reports the pod gone (then PREEMPTED → QUEUED)
+        v = replace(v, placement=None, queued_at=now)
         await uow.sessions.update(v)
         if cluster:
             effects.pause.append((v.id, cluster))
@@ -1098,6 +1099,8 @@ async def handle_status_report(svc: SessionServices, cluster_id: str, report: St
             return None
         at = report.observed_at
         phase = report.phase
+        if phase in (WorkloadPhase.STOPPED, WorkloadPhase.FAILED) and s.state == S.SCHEDULED and at < s.updated_at:
+            return s  # about the pod before this placement (a preempted or resumed session): stale
         new = s
         if phase is WorkloadPhase.STARTING and s.state == S.SCHEDULED:
             new = s.transition(S.STARTING, at, "starting")
