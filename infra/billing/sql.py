@@ -15,7 +15,8 @@ charge. The statement, in order:
    paid from the available balance, capped per wallet with running sums so that balance −
    held never goes below zero (the CHECK the ledger relies on); what cannot be paid stays
    unpaid and is billed later (the tick pauses the session first);
-3. inserts one charge transfer per session with a deterministic key,
+3. inserts one charge transfer per session with a deterministic key (and an id derived from
+   it, md5 as a uuid, so the inserted rows are matched back to their sessions by id),
    `session:<id>:meter:<now>` for a tick, `session:<id>:settle:<hold seq>:<seconds>` for a
    settlement, ON CONFLICT DO NOTHING; only the transfers actually inserted move anything;
 4. updates the holds (covered part out; renewal to one window ahead, or closing with the
@@ -111,7 +112,8 @@ d AS (
 ),
 e AS (
     SELECT d.*, delta - covered AS excess,
-           sum(delta - covered) OVER (PARTITION BY wallet_id ORDER BY id) AS cum_excess
+           sum(delta - covered) OVER (PARTITION BY wallet_id ORDER BY id) AS cum_excess,
+           sum(delta - covered) OVER (PARTITION BY wallet_id) AS wallet_excess
     FROM d
 ),
 p AS (
@@ -125,7 +127,8 @@ t AS (
                    ELSE greatest(60, floor(extract(epoch FROM (expires_at - CAST(:now AS timestamptz)))))::bigint END),
                    rd * 3600)::bigint
            ELSE 0 END AS target,
-           avail - sum(paid_excess) OVER (PARTITION BY wallet_id) AS avail_after,
+           -- what the excess charges leave: they are paid greedily, up to the available balance
+           avail - least(greatest(avail, 0), wallet_excess) AS avail_after,
            CASE WHEN closing
                THEN 'session:' || id || ':settle:' || hold_seq || ':' || secs
                ELSE 'session:' || id || ':meter:' || CAST(:period AS text)
@@ -145,18 +148,18 @@ ins AS (
     INSERT INTO credit_transfers (id, idempotency_key, kind, source_account_id, destination_account_id,
                                   amount_micro, created_at, actor_id, organization_id, group_id, user_id,
                                   hold_id, memo)
-    SELECT gen_random_uuid(), key, 'charge', wallet_id, sink_id, amount, CAST(:now AS timestamptz), NULL,
+    SELECT CAST(md5(key) AS uuid), key, 'charge', wallet_id, sink_id, amount, CAST(:now AS timestamptz), NULL,
            organization_id, group_id, owner_id, CASE WHEN hold_open THEN hold_id END, 'session ' || name
     FROM r
     WHERE amount > 0
     ON CONFLICT (idempotency_key) DO NOTHING
-    RETURNING idempotency_key, amount_micro
+    RETURNING id, amount_micro
 ),
 res AS (
     SELECT r.*,
            coalesce(i.amount_micro, 0) AS posted,
-           CASE WHEN i.idempotency_key IS NULL THEN 0 ELSE r.covered END AS posted_covered
-    FROM r LEFT JOIN ins i ON i.idempotency_key = r.key
+           CASE WHEN i.id IS NULL THEN 0 ELSE r.covered END AS posted_covered
+    FROM r LEFT JOIN ins i ON i.id = CAST(md5(r.key) AS uuid)
 ),
 hold_upd AS (
     UPDATE credit_holds h

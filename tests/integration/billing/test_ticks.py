@@ -216,3 +216,32 @@ async def test_a_rolled_back_tick_opens_no_consumption_account_for_good(billed: 
     assert (await b.get(s.id)).charged_micro == cost_micro(RATE_MICRO, ratio_of(GpuTier.S), 300)
     await stop_all(b, [(actor, s)])
     await assert_ledger_consistent(c.engine)
+
+
+async def test_charges_beyond_hold_and_balance_are_capped_and_the_sessions_paused(billed: Billed) -> None:
+    """Two sessions of one wallet run five hours without a tick (the metering was down): each
+    owes five times its hold, the wallet has less than one more. The tick charges what the holds
+    cover, never takes the wallet below zero, and pauses both; the rest stays unpaid."""
+    from tests.support.api import fund_user
+
+    b, c = billed, billed.c
+    actor = await b.user(0)
+    await fund_user(c, b.world.org_a, b.world.g1, actor.user_id, 1)
+    first = await b.start(actor, GpuTier.L, expiry=sessions.Expiry.D1)
+    second = await b.start(actor, GpuTier.L, expiry=sessions.Expiry.D1)
+    per_hour = cost_micro(RATE_MICRO, ratio_of(GpuTier.L), 3600)
+    wallet = AccountRef.user(actor.user_id)
+    bal = (await c.credits.ledger.balances([wallet]))[wallet]
+    assert bal.held_micro == 2 * per_hour and bal.balance_micro - bal.held_micro == 1_000_000 - 2 * per_hour
+    b.clock.advance(timedelta(hours=5))
+    out = await jobs.meter(c.sessions)
+    assert set(out.paused) == {first.id, second.id}
+    assert out.billed.charged_micro == 1_000_000  # every micro-credit the wallet had, not one more
+    for s in (first, second):
+        await b.wait(s.id, SessionState.PAUSED)
+    bal = (await c.credits.ledger.balances([wallet]))[wallet]
+    assert bal.balance_micro == 0 and bal.held_micro == 0
+    charged = [(await b.get(s.id)).charged_micro for s in (first, second)]
+    assert sum(charged) == 1_000_000
+    await assert_ledger_consistent(c.engine)
+    await stop_all(b, [(actor, first), (actor, second)])
