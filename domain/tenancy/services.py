@@ -121,18 +121,14 @@ async def organization_create(
     if taken:
         raise DuplicateError(taken, f"an organisation with this {taken} already exists")
     org = Organization(ids.new_id(), clean, slug_clean, clock.now(), description.strip())
-    await uow.tenancy.add_organization(org)
-    await uow.tenancy.add_group(
-        Group(
-            ids.new_id(),
-            org.id,
-            DEFAULT_GROUP_NAME,
-            clock.now(),
-            "Everyone in the organisation",
-            True,
-        )
-    )
+    await _add_with_default_group(uow, ids, clock, org)
     return org
+
+
+async def _add_with_default_group(uow: UnitOfWork, ids: IdGenerator, clock: Clock, org: Organization) -> None:
+    """Every organisation has a Default group that its new users join."""
+    await uow.tenancy.add_organization(org)
+    await uow.tenancy.add_group(Group(ids.new_id(), org.id, DEFAULT_GROUP_NAME, clock.now(), "Everyone in the organisation", True))
 
 
 async def organization_update(
@@ -685,17 +681,7 @@ async def ensure_organization(uow: UnitOfWork, ids: IdGenerator, clock: Clock, *
         if org.slug == slug:
             return org
     org = Organization(ids.new_id(), name, slug, clock.now())
-    await uow.tenancy.add_organization(org)
-    await uow.tenancy.add_group(
-        Group(
-            ids.new_id(),
-            org.id,
-            DEFAULT_GROUP_NAME,
-            clock.now(),
-            "Everyone in the organisation",
-            True,
-        )
-    )
+    await _add_with_default_group(uow, ids, clock, org)
     return org
 
 

@@ -155,3 +155,58 @@ async def fund_user(c: Container, org: UUID, group: UUID, user: UUID, credits_: 
             amount_micro=amount,
             idempotency_key=f"fund-{key}-{i}",
         )
+
+
+async def add_simulated_cluster(c: Container, cluster_id: str, nodes: tuple[Any, ...], start_delay: float = 0.1) -> Any:
+    """Register one more simulated cluster (its nodes in the database, its adapter in the
+    registry) whose status reports reach the session use cases, as the runtime does."""
+    from domain.inventory.model import Cluster, Inventory
+    from domain.sessions import services as sessions
+    from infra.cluster.simulated import SimulatedCluster
+    from infra.runtime import register_cluster_inventory
+
+    async def on_status(report: Any) -> None:
+        await sessions.handle_status_report(c.sessions, cluster_id, report)
+
+    cluster = SimulatedCluster(
+        Inventory((Cluster(cluster_id, f"{cluster_id} cluster"),), nodes), on_status, start_delay=start_delay
+    )
+    await register_cluster_inventory(c, cluster, kind="simulated")
+    c.clusters.add(cluster)
+    return cluster
+
+
+async def add_gpu_catalog(
+    c: Container, model: str, vram_mib: int, rate_micro: int, *, preset: dict[str, Any]
+) -> dict[str, Any]:
+    """An offering for `model`, a preset and a CUDA 12.4 image, created as a super admin."""
+    from domain.catalog import services as catalog
+    from domain.catalog.model import ImageScope
+
+    async with c.uow() as uow:
+        offering = await catalog.offering_create(
+            uow,
+            SYSTEM,
+            c.ids,
+            c.clock,
+            vendor="NVIDIA",
+            name=model,
+            vram_mib=vram_mib,
+            min_cuda="11.0",
+            hourly_rate_micro=rate_micro,
+        )
+        made = await catalog.preset_create(
+            uow, SYSTEM, c.ids, c.clock, name=unique("preset"), disk_gib=10, shm_mib=128, **preset
+        )
+        image = await catalog.image_create(
+            uow,
+            SYSTEM,
+            c.ids,
+            c.clock,
+            name=unique("img"),
+            reference="nvcr.io/nvidia/cuda:12.4.0-base",
+            cuda_version="12.4",
+            scope=ImageScope.GLOBAL,
+        )
+        await uow.commit()
+    return {"offering": offering, "preset": made, "image": image}

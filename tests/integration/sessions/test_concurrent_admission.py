@@ -10,17 +10,14 @@ from uuid import UUID
 
 from strawberry import relay
 
-from domain.catalog import services as catalog
-from domain.catalog.model import GpuTier, ImageScope
+from domain.catalog.model import GpuTier
 from domain.credits.model import AccountRef
-from domain.inventory.model import Card, Cluster, Inventory, Node, SharingMode
+from domain.inventory.model import Card, Node, SharingMode
 from domain.sessions import services as sessions
 from domain.sessions.model import SessionState
 from domain.tenancy import services as tenancy
-from infra.cluster.simulated import SimulatedCluster
-from infra.runtime import register_cluster_inventory
 from tests.integration.sessions.test_lifecycle import wait_state
-from tests.support.api import SYSTEM, Gql, fund_user, gid, make_user, unique
+from tests.support.api import SYSTEM, Gql, add_gpu_catalog, add_simulated_cluster, fund_user, gid, make_user, unique
 
 MODEL = "T4-conc"
 CREATE = """
@@ -43,49 +40,16 @@ async def test_200_concurrent_creates_for_room_for_100(container: Any, runtime: 
         )
         for i in range(25)
     )
-    inventory = Inventory((Cluster("conc", "Concurrency cluster"),), nodes)
-
-    async def on_status(report: Any) -> None:
-        await sessions.handle_status_report(c.sessions, "conc", report)
-
-    cluster = SimulatedCluster(inventory, on_status, start_delay=0.2)
-    await register_cluster_inventory(c, cluster, kind="simulated")
-    c.clusters.add(cluster)
+    cluster = await add_simulated_cluster(c, "conc", nodes, start_delay=0.2)
+    cat = await add_gpu_catalog(
+        c,
+        MODEL,
+        16384,
+        720_000,
+        preset={"cpu_millicores": 1000, "memory_mib": 2048, "tier": GpuTier.EXCLUSIVE, "gpu_count": 1},
+    )
+    offering, preset, image = cat["offering"], cat["preset"], cat["image"]
     async with c.uow() as uow:
-        offering = await catalog.offering_create(
-            uow,
-            SYSTEM,
-            c.ids,
-            c.clock,
-            vendor="NVIDIA",
-            name=MODEL,
-            vram_mib=16384,
-            min_cuda="11.0",
-            hourly_rate_micro=720_000,
-        )
-        preset = await catalog.preset_create(
-            uow,
-            SYSTEM,
-            c.ids,
-            c.clock,
-            name=unique("1card"),
-            cpu_millicores=1000,
-            memory_mib=2048,
-            disk_gib=10,
-            shm_mib=256,
-            tier=GpuTier.EXCLUSIVE,
-            gpu_count=1,
-        )
-        image = await catalog.image_create(
-            uow,
-            SYSTEM,
-            c.ids,
-            c.clock,
-            name=unique("img"),
-            reference="nvcr.io/nvidia/cuda:12.4.0-base",
-            cuda_version="12.4",
-            scope=ImageScope.GLOBAL,
-        )
         org = await tenancy.organization_create(uow, SYSTEM, c.ids, c.clock, name=unique("Conc"))
         group = await tenancy.group_create(uow, SYSTEM, c.ids, c.clock, organization_id=org.id, name="Lab")
         await uow.commit()

@@ -6,16 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.catalog import services as catalog
-from domain.catalog.model import GpuTier, ImageScope
-from domain.inventory.model import Card, Cluster, Inventory, Node, SharingMode
+from domain.catalog.model import GpuTier
+from domain.inventory.model import Card, Node, SharingMode
 from domain.sessions import services as sessions
 from domain.sessions.model import SessionKind, SessionState
-from infra.cluster.simulated import SimulatedCluster
-from infra.runtime import register_cluster_inventory
 from tests.integration.sessions.test_admission_steps import fresh_scope
 from tests.integration.sessions.test_lifecycle import wait_state
-from tests.support.api import SYSTEM, unique
+from tests.support.api import add_gpu_catalog, add_simulated_cluster
 
 MODEL = "V100-preempt"
 
@@ -23,50 +20,15 @@ MODEL = "V100-preempt"
 async def test_a_session_preempts_a_job_which_is_requeued_and_runs_again(container: Any, runtime: Any) -> None:
     c = container
     node = Node("pre-1", "pre-1", "pre", SharingMode.EXCLUSIVE, 64000, 262144, (Card("GPU-pre-0", MODEL, 32768),))
-    inventory = Inventory((Cluster("pre", "Preemption cluster"),), (node,))
-
-    async def on_status(report: Any) -> None:
-        await sessions.handle_status_report(c.sessions, "pre", report)
-
-    cluster = SimulatedCluster(inventory, on_status, start_delay=0.1)
-    await register_cluster_inventory(c, cluster, kind="simulated")
-    c.clusters.add(cluster)
-    async with c.uow() as uow:
-        offering = await catalog.offering_create(
-            uow,
-            SYSTEM,
-            c.ids,
-            c.clock,
-            vendor="NVIDIA",
-            name=MODEL,
-            vram_mib=32768,
-            min_cuda="11.0",
-            hourly_rate_micro=1_000_000,
-        )
-        card = await catalog.preset_create(
-            uow,
-            SYSTEM,
-            c.ids,
-            c.clock,
-            name=unique("whole"),
-            cpu_millicores=1000,
-            memory_mib=1024,
-            disk_gib=10,
-            shm_mib=128,
-            tier=GpuTier.EXCLUSIVE,
-            gpu_count=1,
-        )
-        image = await catalog.image_create(
-            uow,
-            SYSTEM,
-            c.ids,
-            c.clock,
-            name=unique("i"),
-            reference="nvcr.io/nvidia/cuda:12.4.0-base",
-            cuda_version="12.4",
-            scope=ImageScope.GLOBAL,
-        )
-        await uow.commit()
+    cluster = await add_simulated_cluster(c, "pre", (node,))
+    cat = await add_gpu_catalog(
+        c,
+        MODEL,
+        32768,
+        1_000_000,
+        preset={"cpu_millicores": 1000, "memory_mib": 1024, "tier": GpuTier.EXCLUSIVE, "gpu_count": 1},
+    )
+    offering, card, image = cat["offering"], cat["preset"], cat["image"]
     sc = await fresh_scope(c)
     req = dict(image_id=image.id, preset_id=card.id, offering_id=offering.id)
     job = await sessions.session_create(
