@@ -14,11 +14,16 @@ slices of a card are alike, so there is nothing else to optimise.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from domain.inventory.model import GpuKind, SharingMode
+from domain.scheduling.fragmentation import (
+    RequestMix,
+    Weights,
+    card_fragmentation,
+    whole_cards_fragmentation,
+)
 from domain.scheduling.index import (
     Candidate,
     ClusterState,
@@ -239,75 +244,56 @@ class FirstFit:
 
 # -- fragmentation-aware ------------------------------------------------------------------
 
-# A request type as the mix sees it: (mode, vram, cores, whole cards)
-_RequestType = tuple[RequestMode, int, int, int]
 _MIX_TYPES = 16  # the most frequent types only: a long tail adds cost, not signal
 
 
 class FragmentationAware:
-    """Fragmentation gradient descent, adapted to cards.
+    """Fragmentation gradient descent (Weng et al., USENIX ATC '23), adapted to cards.
 
-    The fragmentation of a card's free capacity (fc, fv) for a request type t is that free
-    capacity, in card-equivalents (the larger of its core and VRAM shares, as the ratio
-    counts), when t cannot use it, and 0 when it can; a partly used card is fragmentation
-    for whole-card types. The expected fragmentation F weighs the most frequent types by
-    how often they have been asked for. Each request goes where F rises least
-    (ΔF = F(after) − F(before)); ties fall back to best fit. A node's k whole free cards are
-    fragmentation for whole-card types asking more than k, so breaking a whole card for a
-    fraction, or taking whole cards, also counts the node-level change. F per (fc, fv) is
-    cached until the mix is refreshed, so a decision costs a lookup per distinct bucket.
+    The request mix of each card model is learned from every request the cluster is asked
+    to place (`RequestMix`); the fragmentation F of free capacity against it is defined in
+    `domain.scheduling.fragmentation`. Each request goes where F rises least (the gradient
+    ΔF = F(after) − F(before)):
+
+    * a fraction on a HAMi card: the card's ΔF, plus, when it breaks an untouched card, the
+      node-level change of its whole free cards going from k to k − 1;
+    * a fraction on a free MIG instance: what the request leaves unused inside the instance
+      is stranded for good (an instance has one tenant), minus the instance's own F;
+    * N whole cards: the node-level change from k to k − N whole free cards;
+    * a time-slice: packed, as by best fit (all slices of a card are alike).
+
+    Ties (equal ΔF) go to the tighter fit (best fit's score), then MIG before HAMi, then the
+    lowest order: deterministic. F per (free cores, free VRAM) is cached until the mix is
+    refreshed, so a decision costs a lookup per distinct free-capacity bucket that fits.
     """
 
     name = "fragmentation-aware"
 
     def __init__(self) -> None:
-        self._seen: dict[str, Counter[_RequestType]] = {}
-        self._total: dict[str, int] = {}
-        self._mix: dict[str, list[tuple[float, _RequestType]]] = {}
+        self._mix: dict[str, RequestMix] = {}
         self._cache: dict[str, dict[tuple[int, int], float]] = {}
 
     def observe(self, request: GpuRequest) -> None:
-        model = request.offering
-        kind: _RequestType = (
-            request.mode,
-            request.vram_mib if request.mode is RequestMode.FRACTION else 0,
-            request.cores if request.mode is RequestMode.FRACTION else 0,
-            request.cards_wanted if request.mode is RequestMode.EXCLUSIVE else 0,
-        )
-        seen = self._seen.setdefault(model, Counter())
-        seen[kind] += 1
-        total = self._total[model] = self._total.get(model, 0) + 1
-        # refresh often while the mix is young, then every 256 requests
-        if total & (total - 1) == 0 or total % 256 == 0:
-            top = seen.most_common(_MIX_TYPES)
-            weight = sum(n for _, n in top)
-            self._mix[model] = [(n / weight, t) for t, n in top]
-            self._cache[model] = {}
+        mix = self._mix.get(request.offering)
+        if mix is None:
+            mix = self._mix[request.offering] = RequestMix(_MIX_TYPES)
+        if mix.observe(request):
+            self._cache[request.offering] = {}
+
+    def _weights(self, model: str) -> Weights:
+        mix = self._mix.get(model)
+        return () if mix is None else mix.weights
 
     def _frag(self, model: str, fc: int, fv: int, card_cores: int, card_vram: int) -> float:
         cache = self._cache.setdefault(model, {})
         key = (fc, fv)
         value = cache.get(key)
         if value is None:
-            free = max(fc / card_cores, fv / card_vram)
-            whole = fc == card_cores and fv == card_vram
-            value = 0.0
-            if free > 0:
-                for p, (mode, v, c, _n) in self._mix.get(model, ()):
-                    if mode is RequestMode.FRACTION:
-                        if fc < c or fv < v:
-                            value += p * free
-                    elif mode is RequestMode.EXCLUSIVE and not whole:
-                        value += p * free
-            cache[key] = value
+            value = cache[key] = card_fragmentation(fc, fv, card_cores, card_vram, self._weights(model))
         return value
 
     def _whole_frag(self, model: str, free_cards: int) -> float:
-        value = 0.0
-        for p, (mode, _v, _c, n) in self._mix.get(model, ()):
-            if mode is RequestMode.EXCLUSIVE and free_cards < n:
-                value += p * free_cards
-        return value
+        return whole_cards_fragmentation(free_cards, self._weights(model))
 
     def choose(
         self,
