@@ -33,9 +33,13 @@ def shot(page: Any, screenshots: Path, name: str) -> None:
     page.screenshot(path=str(screenshots / f"{name}.png"), full_page=True)
 
 
-def field_error(page: Any, label: str) -> str:
-    """The error text Mantine ties to an input (aria-describedby), i.e. shown next to it."""
-    field = page.get_by_role("dialog").get_by_label(label, exact=True)
+def field_error(page: Any, label: str, *, within: Any = None) -> str:
+    """The error text Mantine ties to an input (aria-describedby), i.e. shown next to it.
+    `label` is the input's label in a dialog, or its test id when `within` is given."""
+    if within is not None:
+        field = within.get_by_test_id(label)
+    else:
+        field = page.get_by_role("dialog").get_by_label(label, exact=True)
     assert field.get_attribute("aria-invalid") == "true"
     ids = (field.get_attribute("aria-describedby") or "").split()
     texts = [page.locator(f"[id='{i}']").inner_text() for i in ids if page.locator(f"[id='{i}']").count()]
@@ -242,6 +246,33 @@ def test_admin_and_member_in_two_languages(browser: Any, served: Served, screens
     shot(admin, screenshots, "credits")
     member.get_by_test_id("wallet-available").get_by_text("20", exact=True).wait_for(timeout=15_000)
     shot(member, screenshots, "dashboard-member-wallet")
+    # A GPU session: the CUDA check warns before submitting, the refusal names the image
+    # field, a compatible image runs and its credit hold shows in the wallet live.
+    member.goto(url + "/#/sessions/new")
+    member.get_by_label("Name", exact=True).fill("e2e-gpu")
+    member.get_by_test_id("offering-select").click()
+    member.get_by_role("option", name=re.compile("H100-80GB")).click()
+    member.get_by_test_id("preset-select").click()
+    member.get_by_role("option", name=re.compile("^GPU S")).click()
+    member.get_by_test_id("image-select").click()
+    member.get_by_role("option", name=re.compile("CUDA 11.8 base")).click()
+    member.get_by_test_id("cuda-check").get_by_text(re.compile("Incompatible")).wait_for()
+    member.get_by_test_id("cost-estimate").get_by_text("0.5 credits/h").wait_for()
+    member.get_by_test_id("session-submit").click()
+    member.wait_for_selector("[data-testid=image-select][aria-invalid=true]")
+    assert "needs CUDA 12.0" in field_error(member, "image-select", within=member)
+    shot(member, screenshots, "session-new-refused")
+    member.get_by_test_id("image-select").click()
+    member.get_by_role("option", name=re.compile("PyTorch")).click()
+    member.get_by_test_id("cuda-check").get_by_text(re.compile("compatible")).wait_for()
+    member.get_by_test_id("session-submit").click()
+    member.get_by_test_id("session-page").wait_for()
+    member.get_by_test_id("session-state").get_by_text("Running").wait_for(timeout=60_000)
+    shot(member, screenshots, "session-gpu-running")
+    member.get_by_test_id("nav-/").click()
+    member.get_by_test_id("wallet-held").get_by_text("0.5", exact=True).wait_for(timeout=15_000)
+    member.get_by_test_id("capacity").wait_for()
+    shot(member, screenshots, "dashboard-member-gpu")
     member.get_by_test_id("nav-/wallet").click()
     member.get_by_test_id("ledger-table").get_by_text("Allocation").first.wait_for()
     shot(member, screenshots, "wallet")

@@ -1,7 +1,7 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { AppShell, Badge, Burger, Button, Group, NavLink, SegmentedControl, Text, Tooltip } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
-import { useClient, useMutation, useSubscription } from "urql";
+import { useMutation, useSubscription } from "urql";
 import { Link, useLocation } from "wouter";
 import { graphql } from "../gql";
 import { useLanguage, type Language } from "../i18n";
@@ -66,7 +66,6 @@ export function Shell({ children }: { children: ReactNode }) {
   const { t, language, setLanguage } = useLanguage();
   const [opened, { toggle, close }] = useDisclosure();
   const [location] = useLocation();
-  const client = useClient();
   const [, logout] = useMutation(LogoutDocument);
   const [live] = useSubscription({ query: ViewerSubscription });
 
@@ -96,10 +95,9 @@ export function Shell({ children }: { children: ReactNode }) {
 
   const signOut = async () => {
     await logout({});
-    // Forget everything cached for this user, then show the sign-in page.
+    // A full reload drops every cached query and the WebSocket of this user.
     window.location.hash = "/";
     window.location.reload();
-    void client;
   };
 
   return (
