@@ -263,15 +263,18 @@ class FragmentationAware:
     * a time-slice: packed, as by best fit (all slices of a card are alike).
 
     Ties (equal ΔF) go to the tighter fit (best fit's score), then MIG before HAMi, then the
-    lowest order: deterministic. F per (free cores, free VRAM) is cached until the mix is
-    refreshed, so a decision costs a lookup per distinct free-capacity bucket that fits.
+    lowest order: deterministic. F per (free cores, free VRAM) and per whole-card count is
+    cached until the mix is refreshed, so a decision costs a lookup per distinct
+    free-capacity bucket that fits.
     """
 
     name = "fragmentation-aware"
 
     def __init__(self) -> None:
         self._mix: dict[str, RequestMix] = {}
+        # F per card (free cores, free VRAM) and per node (whole free cards), until a refresh
         self._cache: dict[str, dict[tuple[int, int], float]] = {}
+        self._whole_cache: dict[str, dict[int, float]] = {}
 
     def observe(self, request: GpuRequest) -> None:
         mix = self._mix.get(request.offering)
@@ -279,6 +282,7 @@ class FragmentationAware:
             mix = self._mix[request.offering] = RequestMix(_MIX_TYPES)
         if mix.observe(request):
             self._cache[request.offering] = {}
+            self._whole_cache[request.offering] = {}
 
     def _weights(self, model: str) -> Weights:
         mix = self._mix.get(model)
@@ -293,7 +297,11 @@ class FragmentationAware:
         return value
 
     def _whole_frag(self, model: str, free_cards: int) -> float:
-        return whole_cards_fragmentation(free_cards, self._weights(model))
+        cache = self._whole_cache.setdefault(model, {})
+        value = cache.get(free_cards)
+        if value is None:
+            value = cache[free_cards] = whole_cards_fragmentation(free_cards, self._weights(model))
+        return value
 
     def choose(
         self,

@@ -470,9 +470,10 @@ def run_seeds(nodes: int, events: int, seeds: list[int], out: Callable[[str], No
         ("share_at_first_failure", "alloc @1st fail"),
     )
     for key, label in metrics:
+        scale, unit = (100.0, " %") if key == "share_at_first_failure" else (1.0, "")
         out(f"{label}:")
         for policy in POLICIES:
-            out(f"  {policy:<20}{_spread([r[policy][key] for r in runs])}")
+            out(f"  {policy:<20}{_spread([scale * r[policy][key] for r in runs])}{unit}")
     out("fragmentation-aware vs best fit, fewer (per seed):")
     for key, label in metrics[1:4]:
         values = [100 * fewer_than_best_fit(r)[key] for r in runs]
