@@ -245,7 +245,13 @@ def free_capacity(s: Scheduler, model: str) -> float:
     free = s.free_summary(model)
     size = next(((c.vram_mib, c.cores) for n in s.inventory.nodes for c in n.cards if c.model == model), (1, 1))
     replicas = max(
-        (c.timeslice_replicas for n in s.inventory.nodes if n.sharing_mode is SharingMode.TIMESLICING for c in n.cards),
+        (
+            c.timeslice_replicas
+            for n in s.inventory.nodes
+            if n.sharing_mode is SharingMode.TIMESLICING
+            for c in n.cards
+            if c.model == model
+        ),
         default=1,
     )
     hami = min(free.hami_vram_mib / size[0], free.hami_cores / size[1])
