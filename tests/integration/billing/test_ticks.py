@@ -18,7 +18,7 @@ from domain.sessions import jobs
 from domain.sessions import services as sessions
 from domain.sessions.model import SessionState
 from tests.integration.billing.conftest import RATE_MICRO, Billed, ratio_of
-from tests.integration.billing.support import assert_ledger_consistent, snapshot
+from tests.integration.billing.support import assert_ledger_consistent, charges_of, snapshot
 
 
 async def stop_all(b: Billed, pairs: list[tuple[Any, Any]]) -> None:
@@ -245,3 +245,35 @@ async def test_charges_beyond_hold_and_balance_are_capped_and_the_sessions_pause
     assert sum(charged) == 1_000_000
     await assert_ledger_consistent(c.engine)
     await stop_all(b, [(actor, first), (actor, second)])
+
+
+async def test_ticks_settlements_and_pauses_racing_on_the_same_sessions_stay_exact(billed: Billed) -> None:
+    """Ticks, explicit settlements and pauses at the same instants on the same sessions: the
+    row locks serialise them (a tick skips a session a use case holds, and bills it next time);
+    every charge stays exactly rate × ratio × RUNNING seconds and the ledger balanced."""
+    b, c = billed, billed.c
+    actor = await b.user(50)
+    pairs = [(actor, await b.start(actor, tier)) for tier in (GpuTier.S, GpuTier.M, GpuTier.L, GpuTier.XL)]
+    tiers = {s.id: tier for (_, s), tier in zip(pairs, (GpuTier.S, GpuTier.M, GpuTier.L, GpuTier.XL), strict=True)}
+    for step in range(8):
+        b.clock.advance(37)
+        work = [jobs.meter(c.sessions), jobs.meter(c.sessions)]
+        work += [sessions.settle(c.sessions, s.id) for _, s in pairs]
+        _, target = pairs[step % len(pairs)]
+        current = await b.get(target.id)
+        if current.state == SessionState.RUNNING:
+            work.append(sessions.session_pause(c.sessions, actor, target.id))
+        elif current.state == SessionState.PAUSED:
+            work.append(sessions.session_resume(c.sessions, actor, target.id))
+        await asyncio.gather(*work)
+        for _, s in pairs:
+            await b.wait(s.id, SessionState.RUNNING, SessionState.PAUSED)
+    await jobs.meter(c.sessions)
+    await stop_all(b, pairs)
+    total = 0
+    for _, s in pairs:
+        done = await b.get(s.id)
+        assert done.charged_micro == cost_micro(RATE_MICRO, ratio_of(tiers[s.id]), done.billed_seconds)
+        total += done.charged_micro
+    assert await charges_of(c.engine, actor.user_id) == total
+    await assert_ledger_consistent(c.engine)
