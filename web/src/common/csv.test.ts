@@ -40,3 +40,13 @@ describe("policy form", () => {
     expect(validatePolicy({ ...EMPTY_POLICY, maxConcurrentSessions: "x", maxGpus: "two", modelCaps: "A100=" })).toEqual({ maxConcurrentSessions: "positive", maxGpus: "range", modelCaps: "range" });
   });
 });
+
+describe("node operation progress", async () => {
+  const { activeStep, STEPS } = await import("../admin/clusters/SharingModeChange");
+  it("shows the current step, and all done when it succeeded", () => {
+    expect(activeStep(null, "RUNNING")).toBe(0);
+    expect(activeStep("DRAIN", "RUNNING")).toBe(2);
+    expect(activeStep("WAIT_FOR_RESOURCE", "FAILED")).toBe(4);
+    expect(activeStep("UNCORDON", "SUCCEEDED")).toBe(STEPS.length);
+  });
+});

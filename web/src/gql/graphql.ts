@@ -319,6 +319,16 @@ export type CardTenant = {
   vramMib: Scalars['Int']['output'];
 };
 
+export type ClusterDeregisterInput = {
+  clusterId: Scalars['String']['input'];
+};
+
+export type ClusterDeregisterPayload = {
+  __typename?: 'ClusterDeregisterPayload';
+  clusterId?: Maybe<Scalars['String']['output']>;
+  errors: Array<UserError>;
+};
+
 export type ClusterNode = {
   __typename?: 'ClusterNode';
   allocations: Array<AllocationView>;
@@ -338,6 +348,28 @@ export type ClusterNode = {
   sharingMode: SharingMode;
   /** GPU resources the node still lists but no longer serves. */
   staleResources: Array<Scalars['String']['output']>;
+};
+
+export type ClusterPayload = {
+  __typename?: 'ClusterPayload';
+  cluster?: Maybe<RegisteredCluster>;
+  errors: Array<UserError>;
+};
+
+export type ClusterPlacementPolicyUpdateInput = {
+  clusterId: Scalars['String']['input'];
+  placementPolicy: PlacementPolicy;
+};
+
+export type ClusterRegisterInput = {
+  /** The operator's Ed25519 or P-256 public key, PEM. */
+  callbackPublicKey: Scalars['String']['input'];
+  /** A DNS label; the operator's --cluster-id (its callbacks' issuer). */
+  id: Scalars['String']['input'];
+  /** YAML; stored encrypted, never shown again. */
+  kubeconfig: Scalars['String']['input'];
+  name: Scalars['String']['input'];
+  placementPolicy?: PlacementPolicy;
 };
 
 export type ClusterView = {
@@ -884,6 +916,12 @@ export type Mutation = {
   budgetDelete: DeletePayload;
   /** Create or replace the budget of a scope (organisation: its org_admin; group: an admin of the group; user: an admin of one of the user's groups) for one period length. */
   budgetSet: BudgetPayload;
+  /** Deregister a Kubernetes cluster with nothing placed on it (super_admin). */
+  clusterDeregister: ClusterDeregisterPayload;
+  /** Change a cluster's placement policy (super_admin). */
+  clusterPlacementPolicyUpdate: ClusterPayload;
+  /** Register a Kubernetes cluster (super_admin). */
+  clusterRegister: ClusterPayload;
   /** Move credits one level down (system → organisation by super_admin, organisation → group by its org_admin, group → member by its group_admin). Refused with INSUFFICIENT_CREDITS when the source's available balance is short; nothing moves then. */
   creditsAllocate: CreditsTransferPayload;
   /** Give every member of a group the same amount from the group, all or none. */
@@ -903,6 +941,8 @@ export type Mutation = {
   logout: LogoutPayload;
   membershipRemove: MembershipPayload;
   membershipSet: MembershipPayload;
+  /** Change a node's sharing mode or time-slice replicas: pre-check, cordon, drain, relabel, wait for the new resource, remove stale capacity, uncordon (super_admin). Returns the running operation. */
+  nodeSharingModeChange: NodeOperationPayload;
   notificationsMarkRead: NotificationsMarkReadPayload;
   offeringCreate: OfferingPayload;
   offeringDelete: DeletePayload;
@@ -973,6 +1013,21 @@ export type MutationBudgetSetArgs = {
 };
 
 
+export type MutationClusterDeregisterArgs = {
+  input: ClusterDeregisterInput;
+};
+
+
+export type MutationClusterPlacementPolicyUpdateArgs = {
+  input: ClusterPlacementPolicyUpdateInput;
+};
+
+
+export type MutationClusterRegisterArgs = {
+  input: ClusterRegisterInput;
+};
+
+
 export type MutationCreditsAllocateArgs = {
   input: CreditsAllocateInput;
 };
@@ -1030,6 +1085,11 @@ export type MutationMembershipRemoveArgs = {
 
 export type MutationMembershipSetArgs = {
   input: MembershipSetInput;
+};
+
+
+export type MutationNodeSharingModeChangeArgs = {
+  input: NodeSharingModeChangeInput;
 };
 
 
@@ -1225,6 +1285,60 @@ export type MutationError = UserError & {
 export type Node = {
   /** The Globally Unique ID of this object */
   id: Scalars['ID']['output'];
+};
+
+/** A guarded node operation (sharing-mode or replica change) and its progress. */
+export type NodeOperation = {
+  __typename?: 'NodeOperation';
+  clusterId: Scalars['String']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  currentStep?: Maybe<NodeOperationStep>;
+  drainedSessions: Array<Scalars['String']['output']>;
+  error?: Maybe<Scalars['String']['output']>;
+  finishedAt?: Maybe<Scalars['DateTime']['output']>;
+  id: Scalars['ID']['output'];
+  mode: SharingMode;
+  nodeId: Scalars['String']['output'];
+  removedResources: Array<Scalars['String']['output']>;
+  replicas?: Maybe<Scalars['Int']['output']>;
+  state: NodeOperationState;
+  steps: Array<NodeOperationProgress>;
+};
+
+export type NodeOperationPayload = {
+  __typename?: 'NodeOperationPayload';
+  errors: Array<UserError>;
+  operation?: Maybe<NodeOperation>;
+};
+
+export type NodeOperationProgress = {
+  __typename?: 'NodeOperationProgress';
+  at: Scalars['DateTime']['output'];
+  message: Scalars['String']['output'];
+  step: NodeOperationStep;
+};
+
+export type NodeOperationState =
+  | 'FAILED'
+  | 'RUNNING'
+  | 'SUCCEEDED';
+
+export type NodeOperationStep =
+  | 'CORDON'
+  | 'DRAIN'
+  | 'PRECHECK'
+  | 'RELABEL'
+  | 'REMOVE_STALE'
+  | 'UNCORDON'
+  | 'WAIT_FOR_RESOURCE';
+
+export type NodeSharingModeChangeInput = {
+  clusterId: Scalars['String']['input'];
+  mode: SharingMode;
+  /** `<cluster>/<node name>` or the node name alone. */
+  nodeId: Scalars['String']['input'];
+  /** Time slices per card (time slicing only). */
+  replicas?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** Budget warnings, expiry warnings, auto-pause, preemption and other news for you. */
@@ -1435,6 +1549,12 @@ export type PersonalAccessTokenPayload = {
   token?: Maybe<PersonalAccessToken>;
 };
 
+/** How a cluster's placement chooses among cards that fit. */
+export type PlacementPolicy =
+  | 'BEST_FIT'
+  | 'FIRST_FIT'
+  | 'FRAGMENTATION_AWARE';
+
 export type PolicyDeleteInput = {
   scope: ScopeInput;
 };
@@ -1583,6 +1703,8 @@ export type Query = {
   myWallet: Account;
   /** Any object by its global ID; null when missing or not visible. */
   node?: Maybe<Node>;
+  /** A node operation and its progress (super_admin); null when unknown. */
+  nodeOperation?: Maybe<NodeOperation>;
   /** Your notifications, newest first. */
   notifications: NotificationConnection;
   /** GPU offerings (disabled ones only for super_admins). */
@@ -1600,6 +1722,8 @@ export type Query = {
   presets: PresetConnection;
   /** Refill schedules whose source the viewer administers, optionally of one source. */
   refillSchedules: RefillScheduleConnection;
+  /** Registered clusters (super_admin; others see an empty list). */
+  registeredClusters: Array<RegisteredCluster>;
   /** Global registries and those of the viewer's organisations. */
   registries: RegistryConnection;
   /** The last minutes of a session's per-second usage. */
@@ -1714,6 +1838,11 @@ export type QueryMySessionsArgs = {
 
 
 export type QueryNodeArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryNodeOperationArgs = {
   id: Scalars['ID']['input'];
 };
 
@@ -1929,6 +2058,20 @@ export type RefillSchedulePayload = {
 export type RefillScheduleSetActiveInput = {
   active: Scalars['Boolean']['input'];
   id: Scalars['ID']['input'];
+};
+
+/** A cluster registered with gshare (its kubeconfig is never shown). */
+export type RegisteredCluster = {
+  __typename?: 'RegisteredCluster';
+  /** EdDSA or ES256, from the registered key. */
+  callbackKeyAlgorithm?: Maybe<Scalars['String']['output']>;
+  callbackPublicKey?: Maybe<Scalars['String']['output']>;
+  createdAt?: Maybe<Scalars['DateTime']['output']>;
+  hasKubeconfig: Scalars['Boolean']['output'];
+  id: Scalars['String']['output'];
+  kind: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  placementPolicy: Scalars['String']['output'];
 };
 
 /** An image registry; global or of one organisation. */
@@ -2253,6 +2396,8 @@ export type Subscription = {
   mySessions: Array<Session>;
   /** Your wallet (balance, held, available) now, then after every change to it. */
   myWallet: Account;
+  /** A node operation's progress: its current state, then every step. */
+  nodeOperationProgress: NodeOperation;
   /** Your unread notifications now, then each new one. */
   notifications: Array<Notification>;
   /** One session: its current state, then every change until it ends. */
@@ -2266,6 +2411,11 @@ export type Subscription = {
 
 export type SubscriptionCapacityChangedArgs = {
   clusterId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type SubscriptionNodeOperationProgressArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -2631,6 +2781,20 @@ export type QueueTickSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
 export type QueueTickSubscription = { __typename?: 'Subscription', capacityChanged: { __typename?: 'Capacity', models: Array<{ __typename?: 'ModelCapacity', model: string }> } };
+
+export type NodeSharingModeChangeMutationVariables = Exact<{
+  input: NodeSharingModeChangeInput;
+}>;
+
+
+export type NodeSharingModeChangeMutation = { __typename?: 'Mutation', nodeSharingModeChange: { __typename?: 'NodeOperationPayload', operation?: { __typename?: 'NodeOperation', id: string } | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string }> } };
+
+export type NodeOperationProgressSubscriptionVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type NodeOperationProgressSubscription = { __typename?: 'Subscription', nodeOperationProgress: { __typename?: 'NodeOperation', id: string, state: NodeOperationState, currentStep?: NodeOperationStep | null, drainedSessions: Array<string>, removedResources: Array<string>, error?: string | null, finishedAt?: string | null, steps: Array<{ __typename?: 'NodeOperationProgress', step: NodeOperationStep, message: string, at: string }> } };
 
 export type AccountsQueryVariables = Exact<{
   organizationId?: InputMaybe<Scalars['ID']['input']>;
@@ -3192,6 +3356,8 @@ export const RegistryDeleteDocument = {"kind":"Document","definitions":[{"kind":
 export const ClustersDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Clusters"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"clusterId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"clusters"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"placementPolicy"}}]}},{"kind":"Field","name":{"kind":"Name","value":"clusterNodes"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"clusterId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"clusterId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"clusterId"}},{"kind":"Field","name":{"kind":"Name","value":"clusterName"}},{"kind":"Field","name":{"kind":"Name","value":"sharingMode"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"freeCpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"freeMemoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"cordoned"}},{"kind":"Field","name":{"kind":"Name","value":"schedulable"}},{"kind":"Field","name":{"kind":"Name","value":"staleResources"}},{"kind":"Field","name":{"kind":"Name","value":"cards"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"uuid"}},{"kind":"Field","name":{"kind":"Name","value":"model"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"migEnabled"}},{"kind":"Field","name":{"kind":"Name","value":"timesliceReplicas"}},{"kind":"Field","name":{"kind":"Name","value":"freeVramMib"}},{"kind":"Field","name":{"kind":"Name","value":"freeCores"}},{"kind":"Field","name":{"kind":"Name","value":"tenants"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionId"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}}]}},{"kind":"Field","name":{"kind":"Name","value":"migInstances"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"profile"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"tenant"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"allocations"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionId"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"cardUuids"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}}]}}]}}]}}]} as unknown as DocumentNode<ClustersQuery, ClustersQueryVariables>;
 export const GpuQueueDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GpuQueue"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"gpuQueue"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionId"}},{"kind":"Field","name":{"kind":"Name","value":"offering"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"length"}},{"kind":"Field","name":{"kind":"Name","value":"priority"}},{"kind":"Field","name":{"kind":"Name","value":"ratioOrCards"}}]}}]}}]} as unknown as DocumentNode<GpuQueueQuery, GpuQueueQueryVariables>;
 export const QueueTickDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"QueueTick"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"capacityChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"models"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"model"}}]}}]}}]}}]} as unknown as DocumentNode<QueueTickSubscription, QueueTickSubscriptionVariables>;
+export const NodeSharingModeChangeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"NodeSharingModeChange"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"NodeSharingModeChangeInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodeSharingModeChange"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"operation"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<NodeSharingModeChangeMutation, NodeSharingModeChangeMutationVariables>;
+export const NodeOperationProgressDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"NodeOperationProgress"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodeOperationProgress"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"currentStep"}},{"kind":"Field","name":{"kind":"Name","value":"steps"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"step"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"at"}}]}},{"kind":"Field","name":{"kind":"Name","value":"drainedSessions"}},{"kind":"Field","name":{"kind":"Name","value":"removedResources"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"finishedAt"}}]}}]}}]} as unknown as DocumentNode<NodeOperationProgressSubscription, NodeOperationProgressSubscriptionVariables>;
 export const AccountsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Accounts"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"organizationId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"groupId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"accounts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"organizationId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"organizationId"}}},{"kind":"Argument","name":{"kind":"Name","value":"groupId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"groupId"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"AccountFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AccountFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Account"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"ownerId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"balance"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"held"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}},{"kind":"Field","name":{"kind":"Name","value":"available"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"micro"}},{"kind":"Field","name":{"kind":"Name","value":"credits"}}]}}]}}]} as unknown as DocumentNode<AccountsQuery, AccountsQueryVariables>;
 export const CreditsAllocateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreditsAllocate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreditsAllocateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"creditsAllocate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"replayed"}},{"kind":"Field","name":{"kind":"Name","value":"transfer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<CreditsAllocateMutation, CreditsAllocateMutationVariables>;
 export const CreditsTakeBackDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreditsTakeBack"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreditsTakeBackInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"creditsTakeBack"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"replayed"}},{"kind":"Field","name":{"kind":"Name","value":"transfer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<CreditsTakeBackMutation, CreditsTakeBackMutationVariables>;

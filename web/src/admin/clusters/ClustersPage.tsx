@@ -1,11 +1,14 @@
 import { useState } from "react";
-import { Anchor, Badge, Card, Group, Progress, Select, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Badge, Button, Card, Group, Modal, Progress, Select, Stack, Table, Text, Title } from "@mantine/core";
 import { useQuery } from "urql";
 import { Link } from "wouter";
 import { graphql } from "../../gql";
 import { useT } from "../../i18n";
 import { formatMib } from "../../common/format";
 import { Empty, PageHeader, QueryState } from "../../common/ui";
+import { useViewer } from "../../app/viewer";
+import type { SharingMode } from "../../gql/graphql";
+import { SharingModeChange } from "./SharingModeChange";
 
 const ClustersDocument = graphql(`
   query Clusters($clusterId: String) {
@@ -74,7 +77,9 @@ function sessionLink(id: string | null | undefined, anonymous: string) {
 export default function ClustersPage() {
   const t = useT();
   const [cluster, setCluster] = useState<string | null>(null);
-  const [r] = useQuery({ query: ClustersDocument, variables: { clusterId: cluster } });
+  const [r, refetch] = useQuery({ query: ClustersDocument, variables: { clusterId: cluster } });
+  const { admin } = useViewer();
+  const [changing, setChanging] = useState<{ clusterId: string; nodeId: string; mode: SharingMode } | null>(null);
   const nodes = r.data?.clusterNodes ?? [];
   return (
     <Stack>
@@ -106,9 +111,16 @@ export default function ClustersPage() {
                 {n.cordoned && <Badge color="orange">{t("clusters.cordoned")}</Badge>}
                 {!n.schedulable && <Badge color="red">{t("clusters.unschedulable")}</Badge>}
               </Group>
+              <Group gap="xs">
+              {admin.superAdmin && (
+                <Button size="xs" variant="default" onClick={() => setChanging({ clusterId: n.clusterId, nodeId: n.name, mode: n.sharingMode })}>
+                  {t("nodeOp.change")}
+                </Button>
+              )}
               <Text size="sm">
                 CPU {(n.cpuMillicores - n.freeCpuMillicores) / 1000}/{n.cpuMillicores / 1000} · {t("presets.memory")} {formatMib(n.memoryMib - n.freeMemoryMib)}/{formatMib(n.memoryMib)}
               </Text>
+              </Group>
             </Group>
             {n.staleResources.length > 0 && (
               <Text size="sm" c="orange" mb="xs">
@@ -186,6 +198,24 @@ export default function ClustersPage() {
           </Card>
         ))}
       </QueryState>
+      <Modal
+        opened={changing !== null}
+        onClose={() => {
+          setChanging(null);
+          refetch({ requestPolicy: "network-only" });
+        }}
+        title={changing ? t("nodeOp.title", { node: changing.nodeId }) : ""}
+        size="lg"
+      >
+        {changing && (
+          <SharingModeChange
+            clusterId={changing.clusterId}
+            nodeId={changing.nodeId}
+            current={changing.mode}
+            onClose={() => setChanging(null)}
+          />
+        )}
+      </Modal>
     </Stack>
   );
 }
