@@ -128,7 +128,9 @@ async def organization_create(
 async def _add_with_default_group(uow: UnitOfWork, ids: IdGenerator, clock: Clock, org: Organization) -> None:
     """Every organisation has a Default group that its new users join."""
     await uow.tenancy.add_organization(org)
-    await uow.tenancy.add_group(Group(ids.new_id(), org.id, DEFAULT_GROUP_NAME, clock.now(), "Everyone in the organisation", True))
+    await uow.tenancy.add_group(
+        Group(ids.new_id(), org.id, DEFAULT_GROUP_NAME, clock.now(), "Everyone in the organisation", True)
+    )
 
 
 async def organization_update(
