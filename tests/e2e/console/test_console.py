@@ -279,6 +279,7 @@ def test_admin_and_member_in_two_languages(browser: Any, served: Served, screens
     for path, name, marker in [
         ("/admin/policies", "policies", "Effective policy of a user"),
         ("/admin/usage", "usage-reports", "Choose a scope."),
+        ("/admin/operations", "background-jobs", "sessions.meter"),
     ]:
         admin.goto(f"{url}/#{path}")
         admin.get_by_text(marker).first.wait_for()

@@ -59,6 +59,7 @@ const ADMIN_NAV: NavItem[] = [
   { to: "/admin/queue", label: "nav.queue" },
   { to: "/admin/catalog", label: "nav.catalog", show: (a) => a.superAdmin || a.orgAdmin },
   { to: "/admin/audit", label: "nav.audit" },
+  { to: "/admin/operations", label: "nav.operations", show: (a) => a.superAdmin },
 ];
 
 export function Shell({ children }: { children: ReactNode }) {

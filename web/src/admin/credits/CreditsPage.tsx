@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Anchor, Badge, Breadcrumbs, Button, Group, Modal, Stack, Table, Text, TextInput } from "@mantine/core";
+import { Anchor, Badge, Breadcrumbs, Button, Card, Group, Modal, Stack, Table, Text, TextInput } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../../gql";
 import type { AccountFieldsFragment, AccountKind } from "../../gql/graphql";
@@ -10,6 +10,7 @@ import { Pager, useCursorPages } from "../../common/pagination";
 import { Empty, GeneralErrors, PageHeader, QueryState } from "../../common/ui";
 import { LedgerTable } from "../../credits/LedgerTable";
 import { childKind, type Level } from "./levels";
+import { RefillsPanel } from "./RefillsPanel";
 
 const AccountsDocument = graphql(`
   query Accounts($organizationId: ID, $groupId: ID, $first: Int, $after: String) {
@@ -237,6 +238,11 @@ export default function CreditsPage() {
         )}
         <Pager pages={pages} pageInfo={conn?.pageInfo} totalCount={conn?.totalCount} fetching={r.fetching} />
       </QueryState>
+      {parent && conn && (
+        <Card withBorder>
+          <RefillsPanel source={parent} children={conn.nodes.filter((a) => a.kind === kid)} />
+        </Card>
+      )}
       <Modal opened={action !== null} onClose={() => setAction(null)} title={action ? t(action.mode === "takeBack" ? "credits.takeBack" : action.mode === "bulk" ? "credits.giveEveryMember" : "credits.allocate") : ""}>
         {action && (
           <TransferForm
