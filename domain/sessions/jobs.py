@@ -246,15 +246,20 @@ async def reclaim_idle(
     now = svc.clock.now()
     async with svc.uow() as uow:
         running = [s for s in await uow.sessions.active_in(frozenset({S.RUNNING})) if s.gpu is not None]
-    tracker.idle_since = {sid: at for sid, at in tracker.idle_since.items() if sid in {s.id for s in running}}
+    ids = {s.id for s in running}
+    tracker.idle_since = {sid: at for sid, at in tracker.idle_since.items() if sid in ids}
     paused: list[UUID] = []
+    timeouts: dict[tuple[UUID, UUID, UUID], int | None] = {}  # one policy look-up per scope chain
     for s in running:
-        async with svc.uow() as uow:
-            user = await uow.tenancy.get_user(s.owner_id)
-            chain = await sessions._chain_for(
-                uow, s.owner_id, user.username if user else "", s.group_id, s.organization_id
-            )
-        timeout = (await effective_policy(svc.policies, chain)).setting("idle_timeout_seconds")
+        scope = (s.owner_id, s.group_id, s.organization_id)
+        if scope not in timeouts:
+            async with svc.uow() as uow:
+                user = await uow.tenancy.get_user(s.owner_id)
+                chain = await sessions._chain_for(
+                    uow, s.owner_id, user.username if user else "", s.group_id, s.organization_id
+                )
+            timeouts[scope] = (await effective_policy(svc.policies, chain)).setting("idle_timeout_seconds")
+        timeout = timeouts[scope]
         if not timeout:
             tracker.idle_since.pop(s.id, None)
             continue
