@@ -79,7 +79,8 @@ async def test_background_jobs_and_metrics(container: Container, monkeypatch: py
     assert result.errors is None, result.errors
     assert result.data is not None
     by_name = {j["name"]: j for j in result.data["backgroundJobs"]}
-    assert set(by_name) == {"credits.refills", "tenancy.purge_login_sessions", "test.broken"}
+    assert set(by_name) == {j.name for j in PERIODIC_JOBS} | {"test.broken"}
+    assert {"credits.refills", "tenancy.purge_login_sessions", "sessions.meter"} <= set(by_name)
 
     refills = by_name["credits.refills"]
     assert refills["period"] == "every 1 min" and refills["periodSeconds"] == 60
