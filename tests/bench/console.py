@@ -24,6 +24,7 @@ import sys
 import tempfile
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,8 +33,8 @@ JS_TARGET_KB = 300
 TTI_TARGET_S = 1.5
 
 
-def _sign_in(browser: object, url: str, password: str) -> dict:  # type: ignore[type-arg]
-    ctx = browser.new_context(locale="en-US")  # type: ignore[attr-defined]
+def _sign_in(browser: Any, url: str, password: str) -> Any:
+    ctx = browser.new_context(locale="en-US")
     page = ctx.new_page()
     page.goto(url + "/")
     page.get_by_label("Username", exact=True).fill("admin")
@@ -45,8 +46,8 @@ def _sign_in(browser: object, url: str, password: str) -> dict:  # type: ignore[
     return state
 
 
-def _one_load(browser: object, url: str, state: dict) -> tuple[float, list[str]]:  # type: ignore[type-arg]
-    ctx = browser.new_context(locale="en-US", storage_state=state)  # type: ignore[attr-defined]
+def _one_load(browser: Any, url: str, state: Any) -> tuple[float, list[str]]:
+    ctx = browser.new_context(locale="en-US", storage_state=state)
     page = ctx.new_page()
     scripts: list[str] = []
     page.on("response", lambda r: scripts.append(urlsplit(r.url).path) if r.request.resource_type == "script" else None)
