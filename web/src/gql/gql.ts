@@ -29,7 +29,6 @@ type Documents = {
     "\n  mutation RegistryDelete($input: IdInput!) {\n    registryDelete(input: $input) {\n      deletedId\n      errors {\n        code\n        field\n        message\n      }\n    }\n  }\n": typeof types.RegistryDeleteDocument,
     "\n  query Clusters($clusterId: String) {\n    clusters {\n      id\n      name\n      kind\n      placementPolicy\n    }\n    clusterNodes(clusterId: $clusterId) {\n      id\n      name\n      clusterId\n      clusterName\n      sharingMode\n      cpuMillicores\n      memoryMib\n      freeCpuMillicores\n      freeMemoryMib\n      cordoned\n      schedulable\n      staleResources\n      cards {\n        uuid\n        model\n        vramMib\n        cores\n        migEnabled\n        timesliceReplicas\n        freeVramMib\n        freeCores\n        tenants {\n          sessionId\n          vramMib\n          cores\n        }\n        migInstances {\n          id\n          profile\n          vramMib\n          tenant\n        }\n      }\n      allocations {\n        sessionId\n        kind\n        ratio\n        cardUuids\n        vramMib\n        cores\n      }\n    }\n  }\n": typeof types.ClustersDocument,
     "\n  query GpuQueue {\n    gpuQueue {\n      sessionId\n      offering\n      position\n      length\n      priority\n      ratioOrCards\n    }\n  }\n": typeof types.GpuQueueDocument,
-    "\n  subscription QueueTick {\n    capacityChanged {\n      models {\n        model\n      }\n    }\n  }\n": typeof types.QueueTickDocument,
     "\n  mutation NodeSharingModeChange($input: NodeSharingModeChangeInput!) {\n    nodeSharingModeChange(input: $input) {\n      operation {\n        id\n      }\n      errors {\n        code\n        field\n        message\n      }\n    }\n  }\n": typeof types.NodeSharingModeChangeDocument,
     "\n  subscription NodeOperationProgress($id: ID!) {\n    nodeOperationProgress(id: $id) {\n      id\n      state\n      currentStep\n      steps {\n        step\n        message\n        at\n      }\n      drainedSessions\n      removedResources\n      error\n      finishedAt\n    }\n  }\n": typeof types.NodeOperationProgressDocument,
     "\n  query Accounts($organizationId: ID, $groupId: ID, $first: Int, $after: String) {\n    accounts(organizationId: $organizationId, groupId: $groupId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        ...AccountFields\n      }\n    }\n  }\n": typeof types.AccountsDocument,
@@ -77,6 +76,7 @@ type Documents = {
     "\n  mutation Login($input: LoginInput!) {\n    login(input: $input) {\n      user {\n        id\n      }\n      errors {\n        code\n        field\n        message\n      }\n    }\n  }\n": typeof types.LoginDocument,
     "\n  query ScopeGroups {\n    groups(first: 100) {\n      nodes {\n        id\n        name\n        organization {\n          name\n        }\n      }\n    }\n  }\n": typeof types.ScopeGroupsDocument,
     "\n  query ScopeUsers($search: String) {\n    users(search: $search, first: 20) {\n      nodes {\n        id\n        username\n        displayName\n      }\n    }\n  }\n": typeof types.ScopeUsersDocument,
+    "\n  subscription CapacityTick {\n    capacityChanged {\n      models {\n        model\n      }\n    }\n  }\n": typeof types.CapacityTickDocument,
     "\n  query OrganizationOptions {\n    organizations(first: 100) {\n      nodes {\n        id\n        name\n        viewerIsAdmin\n      }\n    }\n  }\n": typeof types.OrganizationOptionsDocument,
     "\n  query RegistryOptions {\n    registries(first: 100) {\n      nodes {\n        id\n        name\n        url\n      }\n    }\n  }\n": typeof types.RegistryOptionsDocument,
     "\n  query OfferingOptions {\n    offerings(first: 100) {\n      nodes {\n        id\n        vendor\n        name\n        vramMib\n        enabled\n        minCuda\n        hourlyRate {\n          credits\n        }\n      }\n    }\n  }\n": typeof types.OfferingOptionsDocument,
@@ -131,7 +131,6 @@ const documents: Documents = {
     "\n  mutation RegistryDelete($input: IdInput!) {\n    registryDelete(input: $input) {\n      deletedId\n      errors {\n        code\n        field\n        message\n      }\n    }\n  }\n": types.RegistryDeleteDocument,
     "\n  query Clusters($clusterId: String) {\n    clusters {\n      id\n      name\n      kind\n      placementPolicy\n    }\n    clusterNodes(clusterId: $clusterId) {\n      id\n      name\n      clusterId\n      clusterName\n      sharingMode\n      cpuMillicores\n      memoryMib\n      freeCpuMillicores\n      freeMemoryMib\n      cordoned\n      schedulable\n      staleResources\n      cards {\n        uuid\n        model\n        vramMib\n        cores\n        migEnabled\n        timesliceReplicas\n        freeVramMib\n        freeCores\n        tenants {\n          sessionId\n          vramMib\n          cores\n        }\n        migInstances {\n          id\n          profile\n          vramMib\n          tenant\n        }\n      }\n      allocations {\n        sessionId\n        kind\n        ratio\n        cardUuids\n        vramMib\n        cores\n      }\n    }\n  }\n": types.ClustersDocument,
     "\n  query GpuQueue {\n    gpuQueue {\n      sessionId\n      offering\n      position\n      length\n      priority\n      ratioOrCards\n    }\n  }\n": types.GpuQueueDocument,
-    "\n  subscription QueueTick {\n    capacityChanged {\n      models {\n        model\n      }\n    }\n  }\n": types.QueueTickDocument,
     "\n  mutation NodeSharingModeChange($input: NodeSharingModeChangeInput!) {\n    nodeSharingModeChange(input: $input) {\n      operation {\n        id\n      }\n      errors {\n        code\n        field\n        message\n      }\n    }\n  }\n": types.NodeSharingModeChangeDocument,
     "\n  subscription NodeOperationProgress($id: ID!) {\n    nodeOperationProgress(id: $id) {\n      id\n      state\n      currentStep\n      steps {\n        step\n        message\n        at\n      }\n      drainedSessions\n      removedResources\n      error\n      finishedAt\n    }\n  }\n": types.NodeOperationProgressDocument,
     "\n  query Accounts($organizationId: ID, $groupId: ID, $first: Int, $after: String) {\n    accounts(organizationId: $organizationId, groupId: $groupId, first: $first, after: $after) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        ...AccountFields\n      }\n    }\n  }\n": types.AccountsDocument,
@@ -179,6 +178,7 @@ const documents: Documents = {
     "\n  mutation Login($input: LoginInput!) {\n    login(input: $input) {\n      user {\n        id\n      }\n      errors {\n        code\n        field\n        message\n      }\n    }\n  }\n": types.LoginDocument,
     "\n  query ScopeGroups {\n    groups(first: 100) {\n      nodes {\n        id\n        name\n        organization {\n          name\n        }\n      }\n    }\n  }\n": types.ScopeGroupsDocument,
     "\n  query ScopeUsers($search: String) {\n    users(search: $search, first: 20) {\n      nodes {\n        id\n        username\n        displayName\n      }\n    }\n  }\n": types.ScopeUsersDocument,
+    "\n  subscription CapacityTick {\n    capacityChanged {\n      models {\n        model\n      }\n    }\n  }\n": types.CapacityTickDocument,
     "\n  query OrganizationOptions {\n    organizations(first: 100) {\n      nodes {\n        id\n        name\n        viewerIsAdmin\n      }\n    }\n  }\n": types.OrganizationOptionsDocument,
     "\n  query RegistryOptions {\n    registries(first: 100) {\n      nodes {\n        id\n        name\n        url\n      }\n    }\n  }\n": types.RegistryOptionsDocument,
     "\n  query OfferingOptions {\n    offerings(first: 100) {\n      nodes {\n        id\n        vendor\n        name\n        vramMib\n        enabled\n        minCuda\n        hourlyRate {\n          credits\n        }\n      }\n    }\n  }\n": types.OfferingOptionsDocument,
@@ -292,10 +292,6 @@ export function graphql(source: "\n  query Clusters($clusterId: String) {\n    c
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query GpuQueue {\n    gpuQueue {\n      sessionId\n      offering\n      position\n      length\n      priority\n      ratioOrCards\n    }\n  }\n"): (typeof documents)["\n  query GpuQueue {\n    gpuQueue {\n      sessionId\n      offering\n      position\n      length\n      priority\n      ratioOrCards\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  subscription QueueTick {\n    capacityChanged {\n      models {\n        model\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription QueueTick {\n    capacityChanged {\n      models {\n        model\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -484,6 +480,10 @@ export function graphql(source: "\n  query ScopeGroups {\n    groups(first: 100)
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ScopeUsers($search: String) {\n    users(search: $search, first: 20) {\n      nodes {\n        id\n        username\n        displayName\n      }\n    }\n  }\n"): (typeof documents)["\n  query ScopeUsers($search: String) {\n    users(search: $search, first: 20) {\n      nodes {\n        id\n        username\n        displayName\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription CapacityTick {\n    capacityChanged {\n      models {\n        model\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription CapacityTick {\n    capacityChanged {\n      models {\n        model\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -7,6 +7,7 @@ import { useT } from "../../i18n";
 import { formatMib } from "../../common/format";
 import { Empty, PageHeader, QueryState } from "../../common/ui";
 import { useViewer } from "../../app/viewer";
+import { useRefetchOnCapacityChange } from "../../common/live";
 import type { SharingMode } from "../../gql/graphql";
 import { SharingModeChange } from "./SharingModeChange";
 
@@ -79,6 +80,7 @@ export default function ClustersPage() {
   const [cluster, setCluster] = useState<string | null>(null);
   const [r, refetch] = useQuery({ query: ClustersDocument, variables: { clusterId: cluster } });
   const { admin } = useViewer();
+  useRefetchOnCapacityChange(refetch);
   const [changing, setChanging] = useState<{ clusterId: string; nodeId: string; mode: SharingMode } | null>(null);
   const nodes = r.data?.clusterNodes ?? [];
   return (

@@ -1,10 +1,10 @@
 import { Anchor, Stack, Table, Text } from "@mantine/core";
-import { useQuery, useSubscription } from "urql";
-import { useEffect } from "react";
+import { useQuery } from "urql";
 import { Link } from "wouter";
 import { graphql } from "../../gql";
 import { useT } from "../../i18n";
 import { Empty, PageHeader, QueryState } from "../../common/ui";
+import { useRefetchOnCapacityChange } from "../../common/live";
 
 const GpuQueueDocument = graphql(`
   query GpuQueue {
@@ -19,24 +19,11 @@ const GpuQueueDocument = graphql(`
   }
 `);
 
-const QueueTick = graphql(`
-  subscription QueueTick {
-    capacityChanged {
-      models {
-        model
-      }
-    }
-  }
-`);
-
 /** The GPU queue per offering in admission order; refreshed whenever capacity changes. */
 export default function QueuePage() {
   const t = useT();
   const [r, refetch] = useQuery({ query: GpuQueueDocument });
-  const [tick] = useSubscription({ query: QueueTick });
-  useEffect(() => {
-    if (tick.data) refetch({ requestPolicy: "network-only" });
-  }, [tick.data, refetch]);
+  useRefetchOnCapacityChange(refetch);
   const rows = r.data?.gpuQueue ?? [];
   return (
     <Stack>

@@ -11,6 +11,7 @@ import { Empty, GeneralErrors, PageHeader, QueryState } from "../../common/ui";
 import { LedgerTable } from "../../credits/LedgerTable";
 import { childKind, type Level } from "./levels";
 import { RefillsPanel } from "./RefillsPanel";
+import { usePolling } from "../../common/live";
 
 const AccountsDocument = graphql(`
   query Accounts($organizationId: ID, $groupId: ID, $first: Int, $after: String) {
@@ -144,6 +145,7 @@ export default function CreditsPage() {
     query: AccountsDocument,
     variables: { organizationId: level.kind === "organization" ? level.id : null, groupId: level.kind === "group" ? level.id : null, ...pages.variables },
   });
+  usePolling(refetch);
   const [action, setAction] = useState<Action | null>(null);
   const [history, setHistory] = useState<AccountFieldsFragment | null>(null);
   const conn = r.data?.accounts;

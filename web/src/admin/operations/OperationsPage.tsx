@@ -1,11 +1,11 @@
 import { Badge, Stack, Table, Text } from "@mantine/core";
 import { useQuery } from "urql";
-import { useEffect } from "react";
 import { graphql } from "../../gql";
 import type { BackgroundJobOutcome } from "../../gql/graphql";
 import { useLanguage } from "../../i18n";
 import { formatDateTime } from "../../common/format";
 import { PageHeader, QueryState } from "../../common/ui";
+import { usePolling } from "../../common/live";
 
 const BackgroundJobsDocument = graphql(`
   query BackgroundJobs {
@@ -36,11 +36,7 @@ const OUTCOME_COLOR: Record<BackgroundJobOutcome, string> = { PENDING: "gray", R
 export default function OperationsPage() {
   const { t, language } = useLanguage();
   const [r, refetch] = useQuery({ query: BackgroundJobsDocument });
-  // No subscription for job runs: refresh every 10 s while the page is open.
-  useEffect(() => {
-    const id = setInterval(() => refetch({ requestPolicy: "network-only" }), 10_000);
-    return () => clearInterval(id);
-  }, [refetch]);
+  usePolling(refetch); // no subscription for job runs
   return (
     <Stack>
       <PageHeader title={t("nav.operations")} description={t("operations.description")} />

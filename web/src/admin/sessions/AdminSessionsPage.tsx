@@ -11,6 +11,7 @@ import { Pager, useCursorPages } from "../../common/pagination";
 import { Empty, GeneralErrors, PageHeader, QueryState } from "../../common/ui";
 import { useOrganizationOptions } from "../../common/options";
 import { STATE_COLOR } from "../../sessions/states";
+import { usePolling, useRefetchOnCapacityChange } from "../../common/live";
 
 const AdminSessionsDocument = graphql(`
   query AdminSessions($states: [SessionState!], $organizationId: ID, $first: Int, $after: String) {
@@ -128,6 +129,7 @@ function Approvals() {
   const [{ fetching: j }, reject] = useMutation(SessionRejectDocument);
   const approveErrors = useFieldErrors(["gpuKind"]);
   const rejectErrors = useFieldErrors(["reason"]);
+  usePolling(refetch);
   const conn = r.data?.pendingApprovals;
   const reload = () => refetch({ requestPolicy: "network-only" });
   return (
@@ -209,7 +211,9 @@ function AllSessions() {
   const [org, setOrg] = useState<string | null>(null);
   const orgs = useOrganizationOptions(true);
   const pages = useCursorPages(undefined, `${states.join(",")}|${org ?? ""}`);
-  const [r] = useQuery({ query: AdminSessionsDocument, variables: { states: states.length ? (states as SessionState[]) : null, organizationId: org, ...pages.variables } });
+  const [r, refetch] = useQuery({ query: AdminSessionsDocument, variables: { states: states.length ? (states as SessionState[]) : null, organizationId: org, ...pages.variables } });
+  useRefetchOnCapacityChange(refetch);
+  usePolling(refetch);
   const conn = r.data?.sessions;
   return (
     <Stack>
