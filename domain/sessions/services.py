@@ -851,6 +851,7 @@ async def _session_resume(svc: SessionServices, actor: Actor, session_id: UUID) 
             )
             if s.gpu is None:
                 s = s.transition(S.SCHEDULED, svc.clock.now(), "resumed")
+                s = replace(s, cluster_id=s.requested_cluster or svc.clusters.default_cpu_cluster())
                 effects.apply.append(s.id)
                 await uow.sessions.update(s)
             else:
@@ -901,7 +902,8 @@ async def _stop(svc: SessionServices, session_id: UUID, final: SessionState, rea
         if s.terminal or s.state == S.STOPPING:
             return s
         now = svc.clock.now()
-        has_pod = s.state in (S.SCHEDULED, S.STARTING, S.RUNNING, S.PAUSING)
+        # a pod exists (or is being made) only where a cluster was handed the session
+        has_pod = s.state in (S.SCHEDULED, S.STARTING, S.RUNNING, S.PAUSING) and s.cluster_id is not None
         if has_pod:
             s = s.transition(S.STOPPING, now, reason)
             if s.cluster_id:
@@ -909,6 +911,8 @@ async def _stop(svc: SessionServices, session_id: UUID, final: SessionState, rea
         else:
             if s.state in (S.RESUMING, S.PREEMPTED):
                 s = s.transition(S.QUEUED if s.state == S.PREEMPTED else S.PAUSED, now)
+            if final not in TRANSITIONS[s.state]:  # e.g. SCHEDULED without a cluster: nothing runs
+                s = s.transition(S.STOPPING, now, reason)
             s = s.transition(final, now, reason)
         await _release_capacity(svc, uow, s, effects)
         s = replace(s, placement=None)

@@ -137,3 +137,22 @@ async def test_cpu_session_skips_hold_and_placement(container: Any, world: World
     await wait_state(c, s.id, SessionState.RUNNING)
     await sessions.session_stop(c.sessions, actor, s.id)
     await wait_state(c, s.id, SessionState.STOPPED)
+
+
+async def test_cpu_session_pause_resume_stop(container: Any, world: World, runtime: Any) -> None:
+    c = container
+    cat = await catalog_for(c)
+    uid, _ = await make_user(c, world.org_a, unique("cpr"), groups=[world.g1])
+    async with c.uow() as uow:
+        actor = await load_actor(uow, uid)
+    assert actor is not None
+    s = await sessions.session_create(
+        c.sessions, actor, sessions.SessionRequest(name="nb", image_id=cat["image"].id, preset_id=cat["cpu"].id)
+    )
+    await wait_state(c, s.id, SessionState.RUNNING)
+    await sessions.session_pause(c.sessions, actor, s.id)
+    await wait_state(c, s.id, SessionState.PAUSED)
+    await sessions.session_resume(c.sessions, actor, s.id)
+    await wait_state(c, s.id, SessionState.RUNNING)
+    await sessions.session_stop(c.sessions, actor, s.id)
+    await wait_state(c, s.id, SessionState.STOPPED)
