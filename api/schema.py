@@ -11,7 +11,9 @@ from strawberry.extensions import (
     AddValidationRules,
     MaxAliasesLimiter,
     MaxTokensLimiter,
+    ParserCache,
     QueryDepthLimiter,
+    ValidationCache,
 )
 from strawberry.schema.config import StrawberryConfig
 from strawberry.tools import merge_types
@@ -79,6 +81,10 @@ def build_schema(
     *, max_depth: int = 12, max_tokens: int = 2000, max_aliases: int = 30, introspection: bool = True
 ) -> strawberry.Schema:
     extensions: list[Any] = [
+        # the same documents arrive again and again (the console, clients): parse and
+        # validate each once (validation was a fifth of a sessionCreate's CPU)
+        lambda: ParserCache(maxsize=512),
+        lambda: ValidationCache(maxsize=512),
         lambda: QueryDepthLimiter(max_depth=max_depth),
         lambda: MaxTokensLimiter(max_token_count=max_tokens),
         lambda: MaxAliasesLimiter(max_alias_count=max_aliases),

@@ -142,6 +142,11 @@ class SqlCapacityStore:
             .values(epoch=new_epoch, next_arrival=state.next_arrival)
         )
         taken.allocations, taken.queue, taken.saved_epoch = now_alloc, now_queue, new_epoch
+        # Publish to the cache now, tagged with the epoch this transaction will commit: the next
+        # transaction of this process can only read that epoch once this one has committed (it
+        # waits on the row lock), so it may reuse the state even if it wakes before our commit
+        # returns; if we roll back, the row keeps the old epoch and the entry simply mismatches.
+        self.cache.entry = _Cached(new_epoch, state, now_alloc, now_queue)
 
     def after_commit(self) -> None:
         taken, self._taken = self._taken, None
