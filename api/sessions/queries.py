@@ -18,7 +18,6 @@ from api.sessions.types import (
 from domain.sessions import services as sessions
 from domain.sessions.model import SessionState as SessionStateModel
 from domain.sessions.ports import SessionFilter
-from domain.tenancy.access import administered_group_ids
 from domain.tenancy.services import Page
 from domain.volumes import services as volumes
 
@@ -62,20 +61,7 @@ class SessionsQuery:
         org = decode_optional(organization_id, "Organization", "organizationId")
         group = decode_optional(group_id, "Group", "groupId")
         state_set = frozenset(SessionStateModel(s.value) for s in states) if states else None
-        if actor.is_super_admin:
-            flt = SessionFilter(
-                organization_ids=frozenset({org}) if org else None,
-                group_ids=frozenset({group}) if group else None,
-                states=state_set,
-            )
-        else:
-            orgs = actor.org_admin_of if org is None else actor.org_admin_of & {org}
-            groups = administered_group_ids(actor) if group is None else administered_group_ids(actor) & {group}
-            if group is not None and any(actor.is_org_admin(o) for o in actor.org_admin_of):
-                groups = frozenset({group})
-            flt = SessionFilter(organization_ids=frozenset(orgs), group_ids=frozenset(groups), states=state_set)
-            if not orgs and not groups:
-                flt = SessionFilter(owner_id=actor.user_id, states=state_set)
+        flt = sessions.admin_session_filter(actor, organization_id=org, group_id=group, states=state_set)
         async with info.context.container.uow() as uow:
             return await paginate(
                 lambda p: uow.sessions.search(flt, p.offset, p.limit), SessionNode.of, first, after, last, before
@@ -86,15 +72,9 @@ class SessionsQuery:
         self, info: Info, first: int | None = None, after: str | None = None
     ) -> Connection[SessionNode]:
         actor = info.context.require_actor()
-        states = frozenset({SessionStateModel.PENDING_APPROVAL})
-        if actor.is_super_admin:
-            flt = SessionFilter(states=states)
-        else:
-            flt = SessionFilter(
-                organization_ids=actor.org_admin_of, group_ids=administered_group_ids(actor), states=states
-            )
-            if not actor.org_admin_of and not administered_group_ids(actor):
-                return await paginate(lambda p: _empty(), SessionNode.of, first, after, None, None)
+        flt = sessions.approvals_filter(actor)
+        if flt is None:
+            return await paginate(lambda p: _empty(), SessionNode.of, first, after, None, None)
         async with info.context.container.uow() as uow:
             return await paginate(
                 lambda p: uow.sessions.search(flt, p.offset, p.limit), SessionNode.of, first, after, None, None

@@ -59,11 +59,13 @@ from domain.sessions.ports import (
     ClusterRegistry,
     Notification,
     NotificationRepository,
+    SessionFilter,
     SessionRepository,
     TemplateRepository,
     VolumeRepository,
 )
 from domain.tenancy import access
+from domain.tenancy.access import administered_group_ids
 from domain.tenancy.model import Actor
 from domain.volumes.errors import VolumeError, VolumeErrorCode
 from domain.volumes.model import allowed_mount_mode, can_see_volume, mode_permits
@@ -200,6 +202,43 @@ def can_see_session(actor: Actor, s: Session) -> bool:
         or actor.is_org_admin(s.organization_id)
         or actor.is_group_admin(s.group_id, s.organization_id)
     )
+
+
+def admin_session_filter(
+    actor: Actor,
+    *,
+    organization_id: UUID | None = None,
+    group_id: UUID | None = None,
+    states: frozenset[SessionState] | None = None,
+) -> SessionFilter:
+    """The sessions an admin list shows: everything for super_admins; for others the
+    organisations and groups they administer (narrowed by the asked ones); a non-admin sees
+    only their own."""
+    if actor.is_super_admin:
+        return SessionFilter(
+            organization_ids=frozenset({organization_id}) if organization_id else None,
+            group_ids=frozenset({group_id}) if group_id else None,
+            states=states,
+        )
+    groups_admin = administered_group_ids(actor)
+    orgs = actor.org_admin_of if organization_id is None else actor.org_admin_of & {organization_id}
+    groups = groups_admin if group_id is None else groups_admin & {group_id}
+    if group_id is not None and any(actor.is_org_admin(o) for o in actor.org_admin_of):
+        groups = frozenset({group_id})
+    if not orgs and not groups:
+        return SessionFilter(owner_id=actor.user_id, states=states)
+    return SessionFilter(organization_ids=frozenset(orgs), group_ids=frozenset(groups), states=states)
+
+
+def approvals_filter(actor: Actor) -> SessionFilter | None:
+    """Sessions waiting for the actor's approval; None when the actor approves nothing."""
+    pending = frozenset({S.PENDING_APPROVAL})
+    if actor.is_super_admin:
+        return SessionFilter(states=pending)
+    groups = administered_group_ids(actor)
+    if not actor.org_admin_of and not groups:
+        return None
+    return SessionFilter(organization_ids=actor.org_admin_of, group_ids=groups, states=pending)
 
 
 async def session_get(uow: SessionsUnitOfWork, actor: Actor, session_id: UUID) -> Session:

@@ -1,0 +1,61 @@
+"""Who sees which sessions through the API: owners their own, admins those of the scopes they
+administer, nobody another organisation's; approvals go to the group's admins."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from domain.policies import services as policies
+from domain.policies.model import PolicyScope, ResourcePolicy
+from domain.sessions import services as sessions
+from domain.tenancy.services import load_actor
+from tests.integration.sessions.test_lifecycle import catalog_for
+from tests.support.api import SYSTEM, Gql, World, fund_user, gid, make_user, unique
+
+LIST = "query { sessions(first: 100) { nodes { id name } } }"
+MINE = "query { mySessions(first: 100) { nodes { id } } }"
+APPROVALS = "query { pendingApprovals(first: 100) { nodes { id } } }"
+
+
+async def test_session_lists_follow_the_scopes_one_administers(
+    container: Any, world: World, runtime: Any, http: Any
+) -> None:
+    c = container
+    cat = await catalog_for(c)
+    uid, token = await make_user(c, world.org_a, unique("q"), groups=[world.g2])
+    await fund_user(c, world.org_a, world.g2, uid, 20)
+    await policies.set_policy(
+        SYSTEM,
+        c.credits.policies,
+        c.credits.directory,
+        c.clock,
+        ResourcePolicy(PolicyScope.user(uid), approval_required=True),
+    )
+    async with c.uow() as uow:
+        actor = replace(await load_actor(uow, uid), active_group_id=world.g2)
+    s = await sessions.session_create(
+        c.sessions,
+        actor,
+        sessions.SessionRequest(
+            name=unique("q"), image_id=cat["image"].id, preset_id=cat["preset"].id, offering_id=cat["offering"].id
+        ),
+    )
+    sid = gid("Session", s.id)
+
+    def ids(data: dict[str, Any], key: str) -> set[str]:
+        return {n["id"] for n in data[key]["nodes"]}
+
+    assert sid in ids(await Gql(http, token)(MINE), "mySessions")
+    assert sid in ids(await Gql(http, token)(LIST), "sessions")  # a non-admin's list is their own
+    assert sid in ids(await Gql(http, world.tokens["org_admin"])(LIST), "sessions")
+    assert sid in ids(await Gql(http, world.tokens["super_admin"])(LIST), "sessions")
+    assert sid not in ids(await Gql(http, world.tokens["group_admin"])(LIST), "sessions")  # admin of G1, not G2
+    assert sid not in ids(await Gql(http, world.tokens["foreign_admin"])(LIST), "sessions")
+    assert sid not in ids(await Gql(http, world.tokens["member"])(LIST), "sessions")
+    assert sid in ids(await Gql(http, world.tokens["org_admin"])(APPROVALS), "pendingApprovals")
+    assert sid not in ids(await Gql(http, world.tokens["foreign_admin"])(APPROVALS), "pendingApprovals")
+    assert ids(await Gql(http, world.tokens["member"])(APPROVALS), "pendingApprovals") == set()
+    hidden = await Gql(http, world.tokens["foreign_admin"])("query($id: ID!) { node(id: $id) { id } }", id=sid)
+    assert hidden == {"node": None}
+    await sessions.session_stop(c.sessions, actor, s.id)
