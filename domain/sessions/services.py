@@ -28,6 +28,7 @@ from domain.common.clock import Clock, IdGenerator
 from domain.common.errors import DomainError, InvalidValueError, NotFoundError, PermissionDeniedError
 from domain.common.validation import clean_name
 from domain.credits import services as credits
+from domain.credits.model import HoldStatus
 from domain.credits.ports import BudgetRepository, Ledger
 from domain.inventory.model import GpuKind, Placement
 from domain.inventory.ports import Endpoint, StatusReport, VolumeMount, WorkloadPhase, WorkloadSpec
@@ -748,6 +749,15 @@ async def _hand_off(svc: SessionServices, session_id: UUID) -> None:
         await _fail(svc, session_id, f"step 8 (hand-off): {exc}")
 
 
+async def _has_open_hold(svc: SessionServices, s: Session) -> bool:
+    """A preempted session's hold was settled when it stopped running: re-admitted, it needs
+    a new one (so does a queued request, which holds none while it waits)."""
+    if s.hold_id is None:
+        return False
+    hold = await svc.ledger.get_hold(s.hold_id)
+    return hold is not None and hold.status is HoldStatus.OPEN
+
+
 async def _recheck_readmitted(svc: SessionServices, session_id: UUID) -> None:
     """A queued request admitted by a drain passes steps 4, 5 and 6 again with fresh numbers;
     if one refuses now, the session stops with that step's reason and frees its place."""
@@ -768,7 +778,7 @@ async def _recheck_readmitted(svc: SessionServices, session_id: UUID) -> None:
         gate = await credits.evaluate_budget_gate(svc.budgets, svc.ledger, chain, svc.clock.now())
         if not gate.allowed:
             reason = f"step 5 (budget gate): {gate.message}"
-    if reason is None and s.hold_id is None:
+    if reason is None and not await _has_open_hold(svc, s):
         try:
             held = await _reserve(svc, s, chain)
         except AdmissionRefused as exc:
@@ -776,7 +786,7 @@ async def _recheck_readmitted(svc: SessionServices, session_id: UUID) -> None:
         else:
             async with svc.uow() as uow:
                 current = await uow.sessions.get(session_id, for_update=True)
-                if current is not None and current.hold_id is None:
+                if current is not None and current.hold_id == s.hold_id:
                     await uow.sessions.update(replace(current, hold_id=held.hold_id, hold_seq=held.hold_seq))
                     await uow.commit()
                 elif held.hold_id is not None:

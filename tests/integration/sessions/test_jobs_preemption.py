@@ -47,7 +47,9 @@ async def test_a_session_preempts_a_job_which_is_requeued_and_runs_again(contain
 
     await wait_state(c, interactive.id, SessionState.RUNNING)
     await sessions.session_stop(c.sessions, sc.actor, interactive.id)
-    await wait_state(c, job.id, SessionState.RUNNING)  # the freed card goes back to the job
+    again = await wait_state(c, job.id, SessionState.RUNNING)  # the freed card goes back to the job
+    hold = await c.credits.ledger.get_hold(again.hold_id)
+    assert hold is not None and hold.status.value == "open" and again.hold_seq == 2  # a new hold, the old one settled
     await sessions.session_stop(c.sessions, sc.actor, job.id)
     await wait_state(c, job.id, SessionState.STOPPED)
     await cluster.close()
