@@ -55,6 +55,10 @@ check: lint typecheck
 schema: install-dev
 	$(BIN)/python -m api.export_schema
 
-bench: install-dev
+## Benchmarks (minutes each; the PostgreSQL ones need GSHARE_TEST_DATABASE_URL)
+bench: install-dev web
 	$(BIN)/python -m tests.bench.placement
 	$(BIN)/python -m tests.bench.ledger
+	$(BIN)/python -m tests.bench.admission
+	$(BIN)/python -m tests.bench.metering
+	$(BIN)/python -m tests.bench.console
