@@ -10,6 +10,7 @@ from strawberry import relay
 from api.common.money import Credits
 from api.common.nodes import resolve_authorised
 from api.context import Info
+from api.tenancy.types import UserNode
 from domain.common.money import cost_micro
 from domain.sessions import services as sessions
 from domain.sessions.model import Expiry as ExpiryModel
@@ -118,6 +119,11 @@ class SessionNode(relay.Node):
     @classmethod
     async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False) -> list[Any]:
         return await resolve_authorised(info, node_ids, sessions.session_get, cls.of)  # type: ignore[arg-type]
+
+    @strawberry.field(description="Who asked for the session (seen by whoever may see the session).")
+    async def owner(self, info: Info) -> UserNode | None:
+        user = await info.context.loaders.user_by_id.load(self.model.owner_id)
+        return UserNode.of(user) if user else None
 
     @strawberry.field
     def owner_id(self) -> strawberry.ID:

@@ -13,7 +13,7 @@ from domain.tenancy.services import load_actor
 from tests.integration.sessions.test_lifecycle import catalog_for
 from tests.support.api import SYSTEM, Gql, World, fund_user, gid, make_user, unique
 
-LIST = "query { sessions(first: 100) { nodes { id name } } }"
+LIST = "query { sessions(first: 100) { nodes { id name owner { username } } } }"
 MINE = "query { mySessions(first: 100) { nodes { id } } }"
 APPROVALS = "query { pendingApprovals(first: 100) { nodes { id } } }"
 
@@ -48,7 +48,8 @@ async def test_session_lists_follow_the_scopes_one_administers(
 
     assert sid in ids(await Gql(http, token)(MINE), "mySessions")
     assert sid in ids(await Gql(http, token)(LIST), "sessions")  # a non-admin's list is their own
-    assert sid in ids(await Gql(http, world.tokens["org_admin"])(LIST), "sessions")
+    listed = (await Gql(http, world.tokens["org_admin"])(LIST))["sessions"]["nodes"]
+    assert [n["owner"]["username"] for n in listed if n["id"] == sid] == [actor.username]
     assert sid in ids(await Gql(http, world.tokens["super_admin"])(LIST), "sessions")
     assert sid not in ids(await Gql(http, world.tokens["group_admin"])(LIST), "sessions")  # admin of G1, not G2
     assert sid not in ids(await Gql(http, world.tokens["foreign_admin"])(LIST), "sessions")

@@ -249,6 +249,7 @@ export const en = {
   "sessions.new": "New session",
   "sessions.none": "No sessions yet.",
   "sessions.name": "Name",
+  "sessions.owner": "Owner",
   "sessions.template": "Template",
   "sessions.offering": "GPU offering",
   "sessions.offeringHint": "The GPU model; leave empty for CPU-only work.",

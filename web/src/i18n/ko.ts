@@ -251,6 +251,7 @@ export const ko: Record<MessageKey, string> = {
   "sessions.new": "새 세션",
   "sessions.none": "아직 세션이 없습니다.",
   "sessions.name": "이름",
+  "sessions.owner": "소유자",
   "sessions.template": "템플릿",
   "sessions.offering": "GPU 상품",
   "sessions.offeringHint": "GPU 모델입니다. CPU 전용 작업은 비워 두세요.",

@@ -24,6 +24,10 @@ const AdminSessionsDocument = graphql(`
       nodes {
         ...SessionFields
         ownerId
+        owner {
+          username
+          displayName
+        }
       }
     }
   }
@@ -40,6 +44,10 @@ const PendingApprovalsDocument = graphql(`
       nodes {
         ...SessionFields
         ownerId
+        owner {
+          username
+          displayName
+        }
       }
     }
   }
@@ -80,7 +88,7 @@ const SessionRejectDocument = graphql(`
 const STATES: SessionState[] = ["PENDING_APPROVAL", "QUEUED", "SCHEDULED", "STARTING", "RUNNING", "PAUSED", "PREEMPTED", "STOPPED", "FAILED", "EXPIRED", "REJECTED"];
 const KINDS: GpuKind[] = ["EXCLUSIVE", "SHARED", "MIG", "HAMI"];
 
-type Row = { id: string; name: string; state: SessionState; ownerId: string; createdAt: string; gpu?: { offeringName: string; ratio: string } | null; costSoFar: { credits: string } };
+type Row = { id: string; name: string; state: SessionState; ownerId: string; owner?: { username: string; displayName: string } | null; createdAt: string; gpu?: { offeringName: string; ratio: string } | null; costSoFar: { credits: string } };
 
 function SessionRows({ rows, actions }: { rows: Row[]; actions?: (s: Row) => React.ReactNode }) {
   const { t, language } = useLanguage();
@@ -90,6 +98,7 @@ function SessionRows({ rows, actions }: { rows: Row[]; actions?: (s: Row) => Rea
       <Table.Thead>
         <Table.Tr>
           <Table.Th>{t("sessions.name")}</Table.Th>
+          <Table.Th>{t("sessions.owner")}</Table.Th>
           <Table.Th>{t("common.status")}</Table.Th>
           <Table.Th>GPU</Table.Th>
           <Table.Th>{t("sessions.cost")}</Table.Th>
@@ -105,6 +114,7 @@ function SessionRows({ rows, actions }: { rows: Row[]; actions?: (s: Row) => Rea
                 {s.name}
               </Anchor>
             </Table.Td>
+            <Table.Td>{s.owner ? `${s.owner.displayName} (${s.owner.username})` : "—"}</Table.Td>
             <Table.Td>
               <Badge color={STATE_COLOR[s.state]}>{t(`state.${s.state}`)}</Badge>
             </Table.Td>
