@@ -101,6 +101,15 @@ def hold_runs_out(s: Session, hold_micro: int, unpaid_micro: int, tick_seconds: 
     return unpaid_micro > 0 or hold_micro < cost_micro(s.gpu.hourly_rate_micro, s.gpu.ratio, tick_seconds)
 
 
+async def _announce_wallets(svc: SessionServices) -> None:
+    """The tick moved money in one SQL transaction, past the ledger's own announcements: tell
+    the owners of running sessions that their wallets changed (live wallet views)."""
+    async with svc.uow() as uow:
+        for owner in await uow.sessions.owners_in(frozenset({SessionState.RUNNING})):
+            uow.publish_after_commit(sessions.wallet_topic(owner), {"userId": str(owner)})
+        await uow.commit()
+
+
 async def meter(svc: SessionServices, *, tick_seconds: int = 60) -> MeterOutcome:
     """One metering tick: bill every RUNNING session up to now and renew its hold one window
     ahead (one transaction for all of them); close the holds of sessions whose settlement was
@@ -109,6 +118,8 @@ async def meter(svc: SessionServices, *, tick_seconds: int = 60) -> MeterOutcome
     now = svc.clock.now()
     billed = await svc.billing.bill(now, None, close=False)
     swept = await svc.billing.bill(now, None, close=True)
+    if billed.transfers:
+        await _announce_wallets(svc)
     attention = [
         line
         for line in billed.lines

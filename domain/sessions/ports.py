@@ -80,6 +80,10 @@ class SessionRepository(Protocol):
 
     async def active_in(self, states: frozenset[SessionState]) -> list[Session]: ...
 
+    async def owners_in(self, states: frozenset[SessionState]) -> set[UUID]:
+        """Distinct owners of the sessions in these states."""
+        ...
+
 
 class VolumeRepository(Protocol):
     async def add(self, volume: Volume) -> None: ...

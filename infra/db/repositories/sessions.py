@@ -212,6 +212,10 @@ class SqlSessionRepository:
         rows = await self.s.scalars(q.order_by(SessionRow.created_at.desc(), SessionRow.id).offset(offset).limit(limit))
         return [_session(r) for r in rows], total
 
+    async def owners_in(self, states: frozenset[SessionState]) -> set[UUID]:
+        q = select(SessionRow.owner_id).where(SessionRow.state.in_([s.value for s in states])).distinct()
+        return set(await self.s.scalars(q))
+
     async def active_in(self, states: frozenset[SessionState]) -> list[Session]:
         rows = await self.s.scalars(select(SessionRow).where(SessionRow.state.in_([s.value for s in states])))
         return [_session(r) for r in rows]
