@@ -408,7 +408,7 @@ async def _resolve(svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, 
     chain = await _chain_for(uow, actor.user_id, actor.username, group_id, org_id)
     policy = await effective_policy(svc.policies, chain)
     resource = ResourceRequest(
-        gpu_ratio=gpu.ratio if gpu else ratio_zero(),
+        gpu_ratio=gpu.ratio if gpu else Fraction(0),
         model=gpu.offering_name if gpu else None,
         vram_mib=gpu.vram_mib * gpu.cards if gpu else 0,
         cpu_millicores=cpu_millicores,
@@ -475,10 +475,6 @@ async def _resolve(svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, 
         expires_at=now + duration if duration is not None else None,
     )
     return _Resolved(session, chain, policy, offering, resource, warnings)
-
-
-def ratio_zero() -> Fraction:
-    return Fraction(0)
 
 
 def _job_code(gpu: GpuAsk | None) -> SchedulingErrorCode:
@@ -866,7 +862,7 @@ async def _session_resume(svc: SessionServices, actor: Actor, session_id: UUID) 
         chain = await _chain_for(uow, s.owner_id, user.username if user else "", s.group_id, s.organization_id)
         policy = await effective_policy(svc.policies, chain)
         request = ResourceRequest(
-            gpu_ratio=s.gpu.ratio if s.gpu else ratio_zero(),
+            gpu_ratio=s.gpu.ratio if s.gpu else Fraction(0),
             model=s.gpu.offering_name if s.gpu else None,
             vram_mib=s.gpu.vram_mib * s.gpu.cards if s.gpu else 0,
             cpu_millicores=s.cpu_millicores,
@@ -981,7 +977,7 @@ async def _fail(svc: SessionServices, session_id: UUID, reason: str) -> None:
             return
         cluster = s.cluster_id
         now = svc.clock.now()
-        if S.FAILED in TRANSITIONS_OF(s.state):
+        if S.FAILED in TRANSITIONS[s.state]:
             s = s.transition(S.FAILED, now, reason)
         else:  # queued / paused: nothing runs, so it is stopped with the reason
             s = s.transition(S.STOPPED, now, reason)
@@ -995,10 +991,6 @@ async def _fail(svc: SessionServices, session_id: UUID, reason: str) -> None:
         _publish_session(uow, s)
         await uow.commit()
     await _run_effects(svc, effects)
-
-
-def TRANSITIONS_OF(state: SessionState) -> frozenset[SessionState]:
-    return TRANSITIONS[state]
 
 
 async def session_extend(svc: SessionServices, actor: Actor, session_id: UUID, expiry: Expiry) -> Session:
@@ -1177,7 +1169,7 @@ async def handle_status_report(svc: SessionServices, cluster_id: str, report: St
                 await _release_capacity(svc, uow, new, effects)
                 new = replace(new, placement=None)
                 effects.settle.append(s.id)
-        elif phase is WorkloadPhase.FAILED and not s.terminal and S.FAILED in TRANSITIONS_OF(s.state):
+        elif phase is WorkloadPhase.FAILED and not s.terminal and S.FAILED in TRANSITIONS[s.state]:
             new = s.transition(S.FAILED, at, report.message or "the workload failed")
             await _release_capacity(svc, uow, new, effects)
             new = replace(new, placement=None)
