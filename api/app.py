@@ -147,13 +147,14 @@ def create_app(container: Container) -> Starlette:
             {"oidc": settings.oidc_enabled, "oidcLoginUrl": "/auth/oidc/login" if settings.oidc_enabled else None}
         )
 
-    from api.credits.export import ledger_csv_route
+    from api.credits.export import ledger_csv_route, usage_csv_route
     from api.operations.metrics import metrics_endpoint
 
     routes: list[Any] = [
         *callback_routes(container),
         Route("/metrics", metrics_endpoint),
         ledger_csv_route(container),
+        usage_csv_route(container),
         Route("/healthz", healthz),
         Route("/readyz", readyz),
         Route("/auth/config", auth_config),

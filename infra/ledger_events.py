@@ -54,6 +54,9 @@ class PublishingLedger:
     async def history(self, query: TransferQuery) -> Sequence[tuple[int, Transfer]]:
         return await self.inner.history(query)
 
+    async def count(self, query: TransferQuery) -> int:
+        return await self.inner.count(query)
+
     async def reserve(self, request: HoldRequest) -> HoldResult:
         result = await self.inner.reserve(request)
         await self._announce(AccountRef.user(request.user_id))

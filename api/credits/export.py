@@ -1,10 +1,16 @@
-"""`GET /exports/ledger.csv`: the ledger history as CSV, with the filters of `ledgerHistory`.
+"""`GET /exports/ledger.csv`: the ledger history as CSV, with the filters of `ledgerHistory`;
+`GET /exports/usage.csv`: a usage report as CSV, with the arguments of `usageReport`.
 
 Query parameters: `account` (an Account, Organization, Group or User global ID), `accountKind`
 (SYSTEM, ORGANIZATION, CONSUMPTION, GROUP, USER; with `account` or alone for SYSTEM), `kind`
 (ALLOCATION, TAKE_BACK, REFILL, CHARGE), `since`, `until` (ISO 8601; no zone = UTC). Rows are
-newest first and the whole history is streamed in pages. Authenticated like /graphql: the
-session cookie or `Authorization: Bearer gsp_…` (read-only tokens may export).
+newest first and the whole history is streamed in pages.
+
+Usage report parameters: `scopeKind` (ORGANIZATION, GROUP, USER), `scope` (its global ID), `by`
+(GROUP, USER, OFFERING), `interval` (DAY, WEEK, MONTH), `since`, `until` (default: this month).
+
+Both are authenticated like /graphql: the session cookie or `Authorization: Bearer gsp_…`
+(read-only tokens may export).
 """
 
 from __future__ import annotations
@@ -121,3 +127,52 @@ def ledger_csv_route(container: Container) -> Route:
         )
 
     return Route("/exports/ledger.csv", export, methods=["GET"])
+
+
+def usage_csv_route(container: Container) -> Route:
+    from api.credits.inputs import ScopeInput, budget_scope
+    from api.credits.queries import usage_query
+    from api.credits.types import usage_key_name
+    from api.dataloaders import build_loaders
+    from domain.credits.usage import UsageDimension, UsageInterval, usage_csv
+    from domain.policies.model import PolicyScopeKind
+
+    async def export(request: Request) -> Response:
+        actor = await _actor(container, request)
+        if actor is None:
+            return _error(DomainError(CommonErrorCode.UNAUTHENTICATED, "sign in first"))
+        params = dict(request.query_params)
+        try:
+            kind = _enum(params.get("scopeKind"), PolicyScopeKind, "scopeKind")
+            if kind is None:
+                raise InvalidValueError("scopeKind", "scopeKind is required")
+            scope = budget_scope(ScopeInput(kind=kind, id=params.get("scope")))  # type: ignore[arg-type]
+            query = usage_query(
+                container.clock.now(),
+                scope,
+                _time(params.get("since"), "since"),
+                _time(params.get("until"), "until"),
+                _enum(params.get("by"), UsageDimension, "by"),
+                _enum(params.get("interval"), UsageInterval, "interval"),
+            )
+            assert container.credits.reports is not None
+            report = await credits.usage_report(actor, container.credits.reports, container.credits.directory, query)
+        except DomainError as exc:
+            return _error(exc)
+        info = _LoaderInfo(build_loaders(container.uow))
+        names = {t.key: await usage_key_name(info, query.by, t.key) or "" for t in report.totals}  # type: ignore[arg-type]
+        return Response(
+            usage_csv(report, names),
+            media_type="text/csv; charset=utf-8",
+            headers={"content-disposition": 'attachment; filename="usage.csv"', "cache-control": "no-store"},
+        )
+
+    return Route("/exports/usage.csv", export, methods=["GET"])
+
+
+class _LoaderInfo:
+    """Just enough of a resolver's `info` for the name helpers: the request's DataLoaders."""
+
+    def __init__(self, loaders: Any) -> None:
+        self.context = self
+        self.loaders = loaders

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TypeVar
 from uuid import UUID
@@ -26,16 +27,22 @@ from api.credits.types import (
     RefillScheduleNode,
     ScopeKind,
     TransferKind,
+    UsageDimension,
+    UsageInterval,
+    UsageReport,
     UsageSummary,
     usage_summary,
 )
 from domain.common.errors import InvalidValueError, NotFoundError
 from domain.credits import services as credits
-from domain.credits.budgets import BudgetScopeKind
+from domain.credits.budgets import BudgetScope, BudgetScopeKind
 from domain.credits.model import AccountKind, AccountRef, Period, period_bounds
 from domain.credits.model import TransferKind as TransferKindModel
 from domain.credits.ports import TransferQuery
 from domain.credits.refills import RefillSchedule
+from domain.credits.usage import UsageDimension as UsageDimensionModel
+from domain.credits.usage import UsageInterval as UsageIntervalModel
+from domain.credits.usage import UsageQuery
 from domain.policies.model import PolicyScopeKind
 from domain.tenancy import services as tenancy
 from domain.tenancy.access import administered_group_ids
@@ -84,6 +91,25 @@ def transfer_query(
     if since is not None and until is not None and since >= until:
         raise InvalidValueError("until", "until must be after since")
     return TransferQuery(account, kind, since, until, before_seq, limit)
+
+
+def usage_query(
+    now: datetime,
+    scope: BudgetScope,
+    since: datetime | None,
+    until: datetime | None,
+    by: object | None,
+    interval: object | None,
+) -> UsageQuery:
+    """A usage report's query; the period defaults to the current month."""
+    month_start, month_end = period_bounds(Period.MONTHLY, now)
+    return UsageQuery(
+        scope,
+        utc(since) or month_start,
+        utc(until) or month_end,
+        UsageDimensionModel(getattr(by, "value", by)) if by is not None else None,
+        UsageIntervalModel(getattr(interval, "value", interval)) if interval is not None else None,
+    )
 
 
 # ------------------------------------------------------------------------------ accounts
@@ -218,6 +244,7 @@ class CreditsQuery:
             LedgerTransferEdge(cursor=encode_seq_cursor(seq), node=LedgerTransferType.of(t, seq)) for seq, t in page
         ]
         return LedgerTransferConnection(
+            counted=replace(query, before_seq=None),
             edges=edges,
             page_info=PageInfo(
                 has_next_page=len(rows) > size,
@@ -284,6 +311,26 @@ class CreditsQuery:
             else {}
         )
         return usage_summary(bscope, start, end, spent, rows, split)
+
+    @strawberry.field(
+        description="What a scope (with its descendants) spent in [since, until) (default: the current month), "
+        "split by GROUP, USER or OFFERING (the GPU model of the session each charge was posted for), and per "
+        "DAY, WEEK or MONTH for charts. The same report is exported as CSV by GET /exports/usage.csv."
+    )
+    async def usage_report(
+        self,
+        info: Info,
+        scope: ScopeInput,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        by: UsageDimension | None = None,  # type: ignore[valid-type]
+        interval: UsageInterval | None = None,  # type: ignore[valid-type]
+    ) -> UsageReport:
+        actor = info.context.require_actor()
+        c = info.context.container
+        query = usage_query(c.clock.now(), budget_scope(scope), since, until, by, interval)
+        assert c.credits.reports is not None, "usage reports are wired by the composition root"
+        return UsageReport.of(await credits.usage_report(actor, c.credits.reports, c.credits.directory, query))
 
     @strawberry.field(description="Refill schedules whose source the viewer administers, optionally of one source.")
     async def refill_schedules(

@@ -26,9 +26,13 @@ from domain.credits.model import AccountKind as AccountKindModel
 from domain.credits.model import AccountRef, Balance, Hold, Period, Transfer, period_bounds
 from domain.credits.model import HoldStatus as HoldStatusModel
 from domain.credits.model import TransferKind as TransferKindModel
+from domain.credits.ports import TransferQuery
 from domain.credits.refills import RefillCadence as RefillCadenceModel
 from domain.credits.refills import RefillMode as RefillModeModel
 from domain.credits.refills import RefillSchedule as RefillScheduleModel
+from domain.credits.usage import UsageDimension as UsageDimensionModel
+from domain.credits.usage import UsageInterval as UsageIntervalModel
+from domain.credits.usage import UsageReport as UsageReportModel
 from domain.policies.model import PolicyScope, PolicyScopeKind
 
 AccountKind = strawberry.enum(
@@ -48,6 +52,12 @@ RefillMode = strawberry.enum(
 )
 RefillCadence = strawberry.enum(RefillCadenceModel, name="RefillCadence")
 ScopeKind = strawberry.enum(PolicyScopeKind, name="ScopeKind")
+UsageDimension = strawberry.enum(
+    UsageDimensionModel, name="UsageDimension", description="What a usage report is split by."
+)
+UsageInterval = strawberry.enum(
+    UsageIntervalModel, name="UsageInterval", description="UTC days, weeks (from Monday) or months."
+)
 
 _OWNER_TYPE = {
     AccountKindModel.ORGANIZATION: "Organization",
@@ -287,11 +297,19 @@ class LedgerTransferEdge:
 @strawberry.type(
     name="LedgerTransferConnection",
     description="Ledger history, newest first, paged by a keyset cursor on the ledger's sequence "
-    "(stable while new transfers are posted). Forward paging only; no total count.",
+    "(stable while new transfers are posted). Forward paging only.",
 )
 class LedgerTransferConnection:
     edges: list[LedgerTransferEdge]
     page_info: PageInfo
+    # the filters of the first page (no cursor), counted only when totalCount is asked for
+    counted: strawberry.Private[TransferQuery]
+
+    @strawberry.field(description="How many transfers all pages hold, with the same filters.")
+    async def total_count(self, info: Info) -> int:
+        actor = info.context.require_actor()
+        cr = info.context.container.credits
+        return await credits.ledger_history_count(actor, cr.ledger, cr.directory, self.counted)
 
     @strawberry.field(description="The nodes of this page, without their cursors.")
     def nodes(self) -> list[LedgerTransferType]:
@@ -526,3 +544,90 @@ def usage_summary(
     return UsageSummary(
         scope=Scope.of_budget(scope), since=since, until=until, spent=Credits.of(spent), breakdown=breakdown
     )
+
+
+_USAGE_KEY_TYPE = {
+    UsageDimensionModel.GROUP: "Group",
+    UsageDimensionModel.USER: "User",
+    UsageDimensionModel.OFFERING: "Offering",
+}
+
+
+async def usage_key_name(info: Info, by: UsageDimensionModel | None, key: UUID | None) -> str | None:
+    """A usage report key's name: group name, user name, offering (model) name."""
+    if by is None or key is None:
+        return None
+    loaders = info.context.loaders
+    if by is UsageDimensionModel.OFFERING:
+        offering = await loaders.offering_by_id.load(key)
+        return offering.name if offering else None
+    return await _owner_name(info, PolicyScopeKind(by.value), key)
+
+
+@strawberry.type(description="One key of a usage report: a group, user or offering, with its spend.")
+class UsageReportRow:
+    kind: UsageDimension | None = strawberry.field(  # type: ignore[valid-type]
+        description="What the report is split by; null without a split (the row is the whole scope)."
+    )
+    spent: Credits
+    series: list[Credits] = strawberry.field(
+        description="Spend per period, aligned with `UsageReport.periods` (empty without an interval)."
+    )
+    key: strawberry.Private[UUID | None]
+
+    @strawberry.field(
+        description="Global ID of the Group, User or Offering; null for the whole scope or for charges "
+        "not posted for a session (no offering)."
+    )
+    def id(self) -> relay.GlobalID | None:
+        if self.kind is None or self.key is None:
+            return None
+        return to_global(_USAGE_KEY_TYPE[UsageDimensionModel(self.kind.value)], self.key)
+
+    @strawberry.field(description="Its name (user name for users, model name for offerings); null when unknown.")
+    async def name(self, info: Info) -> str | None:
+        kind = UsageDimensionModel(self.kind.value) if self.kind is not None else None
+        return await usage_key_name(info, kind, self.key)
+
+
+@strawberry.type(
+    description="Charges attributed to a scope (with its descendants) in [since, until), split by group, "
+    "user or offering, optionally per day, week or month. Offerings come from the session each metering "
+    "charge was posted for."
+)
+class UsageReport:
+    scope: Scope
+    since: datetime
+    until: datetime
+    by: UsageDimension | None  # type: ignore[valid-type]
+    interval: UsageInterval | None  # type: ignore[valid-type]
+    spent: Credits
+    periods: list[datetime] = strawberry.field(description="The start of every period (empty without an interval).")
+    rows: list[UsageReportRow] = strawberry.field(description="One per key, highest spend first.")
+
+    @classmethod
+    def of(cls, r: UsageReportModel) -> UsageReport:
+        q = r.query
+        index = {p: i for i, p in enumerate(r.periods)}
+        series: dict[UUID | None, list[int]] = {t.key: [0] * len(r.periods) for t in r.totals}
+        for c in r.cells:
+            if c.period_start is not None and c.period_start in index:
+                series[c.key][index[c.period_start]] += c.amount_micro
+        return cls(
+            scope=Scope.of_budget(q.scope),
+            since=q.since,
+            until=q.until,
+            by=q.by,
+            interval=q.interval,
+            spent=Credits.of(r.total_micro),
+            periods=list(r.periods),
+            rows=[
+                UsageReportRow(
+                    kind=q.by,
+                    key=t.key,
+                    spent=Credits.of(t.amount_micro),
+                    series=[Credits.of(v) for v in series[t.key]],
+                )
+                for t in r.totals
+            ],
+        )

@@ -28,6 +28,7 @@ from domain.credits.model import (
     TransferResult,
 )
 from domain.credits.refills import RefillSchedule
+from domain.credits.usage import UsageCell, UsageQuery
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +91,20 @@ class Ledger(Protocol):
         self, scope: BudgetScope, since: datetime, until: datetime, by: BudgetScopeKind
     ) -> Mapping[UUID, MicroCredits]:
         """The scope's charges split by group or by user (usage-by-scope summaries)."""
+        ...
+
+    async def count(self, query: TransferQuery) -> int:
+        """How many transfers `history` would list for the query, ignoring its cursor and limit."""
+        ...
+
+
+class UsageReports(Protocol):
+    """A read model over the charges and the sessions they were posted for."""
+
+    async def charges(self, query: UsageQuery) -> Sequence[UsageCell]:
+        """The scope's charges in [since, until) summed per key of `query.by` (the charge's
+        group or user, or its session's offering; None without a split or where the key is
+        unknown) and per period of `query.interval` (None without an interval)."""
         ...
 
 

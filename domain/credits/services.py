@@ -58,6 +58,7 @@ from domain.credits.ports import (
     Ledger,
     RefillSchedules,
     TransferQuery,
+    UsageReports,
 )
 from domain.credits.refills import (
     RefillCadence,
@@ -69,6 +70,7 @@ from domain.credits.refills import (
     refill_period_start,
     validate_refill,
 )
+from domain.credits.usage import UsageQuery, UsageReport, build_report
 from domain.policies.model import ScopeChain
 from domain.tenancy.model import Actor, Role
 
@@ -284,14 +286,24 @@ async def ledger_history(
     actor: Actor, ledger: Ledger, directory: Directory, query: TransferQuery
 ) -> Sequence[tuple[int, Transfer]]:
     """Transfers of one account (any viewer of it), or of all accounts (super_admin only)."""
+    await _require_history_view(actor, directory, query)
+    if not 1 <= query.limit <= 10_000:
+        raise InvalidTransferError("limit must be between 1 and 10000", "limit")
+    return await ledger.history(query)
+
+
+async def ledger_history_count(actor: Actor, ledger: Ledger, directory: Directory, query: TransferQuery) -> int:
+    """How many transfers the history lists in all its pages; same visibility as the history."""
+    await _require_history_view(actor, directory, query)
+    return await ledger.count(query)
+
+
+async def _require_history_view(actor: Actor, directory: Directory, query: TransferQuery) -> None:
     if query.account is None:
         if not actor.is_super_admin:
             raise PermissionDeniedError("name an account to see its history", "account")
     elif not await can_view_account(actor, directory, query.account):
         raise NotFoundError("account", "account")
-    if not 1 <= query.limit <= 10_000:
-        raise InvalidTransferError("limit must be between 1 and 10000", "limit")
-    return await ledger.history(query)
 
 
 CSV_HEADER = (
@@ -731,6 +743,13 @@ async def spend_breakdown(
         raise InvalidTransferError(f"a {scope.kind} cannot be split by {by}", "by")
     await _require_scope_view(actor, directory, scope)
     return await ledger.spend_by(scope, since, until, by)
+
+
+async def usage_report(actor: Actor, reports: UsageReports, directory: Directory, query: UsageQuery) -> UsageReport:
+    """A scope's charges over a period, split by group, user or offering, optionally per
+    day/week/month. Same visibility as `scope_spend`: whoever may see the scope's account."""
+    await _require_scope_view(actor, directory, query.scope)
+    return build_report(query, await reports.charges(query))
 
 
 @dataclass(frozen=True, slots=True)

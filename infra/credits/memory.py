@@ -37,6 +37,7 @@ from domain.credits.model import (
 )
 from domain.credits.ports import TransferQuery
 from domain.credits.refills import RefillSchedule
+from domain.credits.usage import UsageCell, UsageDimension, UsageQuery, period_start, session_of_charge
 from domain.policies.model import PolicyScope, ResourcePolicy, Usage
 
 _ATTR = {
@@ -44,6 +45,15 @@ _ATTR = {
     BudgetScopeKind.GROUP: "group_id",
     BudgetScopeKind.USER: "user_id",
 }
+
+
+def _in_history(query: TransferQuery, t: Transfer) -> bool:
+    return (
+        (query.account is None or query.account in (t.source, t.destination))
+        and (query.kind is None or t.kind is query.kind)
+        and (query.since is None or t.created_at >= query.since)
+        and (query.until is None or t.created_at < query.until)
+    )
 
 
 class InMemoryLedger:
@@ -109,18 +119,15 @@ class InMemoryLedger:
         for seq, t in reversed(self.transfers):
             if query.before_seq is not None and seq >= query.before_seq:
                 continue
-            if query.account is not None and query.account not in (t.source, t.destination):
-                continue
-            if query.kind is not None and t.kind is not query.kind:
-                continue
-            if query.since is not None and t.created_at < query.since:
-                continue
-            if query.until is not None and t.created_at >= query.until:
+            if not _in_history(query, t):
                 continue
             rows.append((seq, t))
             if len(rows) >= query.limit:
                 break
         return rows
+
+    async def count(self, query: TransferQuery) -> int:
+        return sum(1 for _, t in self.transfers if _in_history(query, t))
 
     async def reserve(self, request: HoldRequest) -> HoldResult:
         hold_id = self.holds_by_key.get(request.idempotency_key)
@@ -246,6 +253,35 @@ class InMemoryLedger:
 
     def total(self) -> int:
         return sum(self.balance.values())
+
+
+class InMemoryUsageReports:
+    """`UsageReports` over the in-memory ledger; `offering_of_session` stands in for the
+    sessions the charges name (session id -> offering id)."""
+
+    def __init__(self, ledger: InMemoryLedger, offering_of_session: Mapping[UUID, UUID] | None = None) -> None:
+        self._ledger = ledger
+        self.offering_of_session: dict[UUID, UUID] = dict(offering_of_session or {})
+
+    async def charges(self, query: UsageQuery) -> Sequence[UsageCell]:
+        scope_attr = _ATTR[query.scope.kind]
+        out: dict[tuple[UUID | None, datetime | None], int] = {}
+        for _, t in self._ledger.transfers:
+            if (
+                t.kind is not TransferKind.CHARGE
+                or getattr(t.attribution, scope_attr) != query.scope.id
+                or not query.since <= t.created_at < query.until
+            ):
+                continue
+            key: UUID | None = None
+            if query.by is UsageDimension.OFFERING:
+                sid = session_of_charge(t.idempotency_key)
+                key = self.offering_of_session.get(sid) if sid is not None else None
+            elif query.by is not None:
+                key = getattr(t.attribution, query.by.value + "_id")
+            at = period_start(t.created_at, query.interval) if query.interval is not None else None
+            out[(key, at)] = out.get((key, at), 0) + t.amount_micro
+        return [UsageCell(k, p, v) for (k, p), v in out.items()]
 
 
 class InMemoryRefillSchedules:

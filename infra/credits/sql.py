@@ -388,6 +388,21 @@ def _charges_of(scope: BudgetScope, since: datetime, until: datetime) -> list[An
     ]
 
 
+def _history_filters(query: TransferQuery) -> list[Any]:
+    """The filters of a history query, without its cursor."""
+    found: list[Any] = []
+    if query.account is not None:
+        aid = query.account.id
+        found.append(or_(T.c.source_account_id == aid, T.c.destination_account_id == aid))
+    if query.kind is not None:
+        found.append(T.c.kind == query.kind.value)
+    if query.since is not None:
+        found.append(T.c.created_at >= query.since)
+    if query.until is not None:
+        found.append(T.c.created_at < query.until)
+    return found
+
+
 class SqlLedger:
     """The `Ledger` port over PostgreSQL. Construct with an AsyncEngine (`make_engine(url)`);
     `isolation_level="SERIALIZABLE"` is supported (retries on 40001)."""
@@ -478,18 +493,10 @@ class SqlLedger:
             )
             .join(src, src.c.id == T.c.source_account_id)
             .join(dst, dst.c.id == T.c.destination_account_id)
+            .where(*_history_filters(query))
             .order_by(T.c.seq.desc())
             .limit(query.limit)
         )
-        if query.account is not None:
-            aid = query.account.id
-            stmt = stmt.where(or_(T.c.source_account_id == aid, T.c.destination_account_id == aid))
-        if query.kind is not None:
-            stmt = stmt.where(T.c.kind == query.kind.value)
-        if query.since is not None:
-            stmt = stmt.where(T.c.created_at >= query.since)
-        if query.until is not None:
-            stmt = stmt.where(T.c.created_at < query.until)
         if query.before_seq is not None:
             stmt = stmt.where(T.c.seq < query.before_seq)
         async with self.tx.engine.connect() as conn:
@@ -513,6 +520,11 @@ class SqlLedger:
             )
             for row in rows
         ]
+
+    async def count(self, query: TransferQuery) -> int:
+        stmt = select(func.count()).select_from(T).where(*_history_filters(query))
+        async with self.tx.engine.connect() as conn:
+            return int((await conn.execute(stmt)).scalar_one())
 
     async def reserve(self, request: HoldRequest) -> HoldResult:
         wallet = AccountRef.user(request.user_id)

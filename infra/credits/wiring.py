@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from domain.credits.ports import BudgetRepository, Directory, Ledger, RefillSchedules
+from domain.credits.ports import BudgetRepository, Directory, Ledger, RefillSchedules, UsageReports
 from domain.policies.ports import PolicyRepository, UsageReader
 from infra.credits.directory import SqlDirectory
 from infra.credits.memory import (
@@ -17,8 +17,10 @@ from infra.credits.memory import (
     InMemoryPolicies,
     InMemoryRefillSchedules,
     InMemoryUsage,
+    InMemoryUsageReports,
 )
 from infra.credits.sql import SqlBudgets, SqlLedger, SqlPolicies, SqlRefillSchedules
+from infra.credits.usage import SqlUsageReports
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,7 @@ class CreditsAdapters:
     policies: PolicyRepository
     directory: Directory
     usage: UsageReader | None = None  # provided by the sessions context
+    reports: UsageReports | None = None  # usage reports (charges joined to their sessions)
 
 
 def sql_adapters(
@@ -38,7 +41,13 @@ def sql_adapters(
     path without pre-ping; everything else uses the shared `engine`."""
     ledger = SqlLedger(ledger_engine or engine)
     return CreditsAdapters(
-        ledger, SqlRefillSchedules(ledger), SqlBudgets(engine), SqlPolicies(engine), SqlDirectory(engine), usage
+        ledger,
+        SqlRefillSchedules(ledger),
+        SqlBudgets(engine),
+        SqlPolicies(engine),
+        SqlDirectory(engine),
+        usage,
+        SqlUsageReports(engine),
     )
 
 
@@ -51,4 +60,5 @@ def memory_adapters(directory: Any = None, usage: UsageReader | None = None) -> 
         InMemoryPolicies(),
         directory or InMemoryDirectory(),
         usage or InMemoryUsage(),
+        InMemoryUsageReports(ledger),
     )
