@@ -7,7 +7,7 @@ import asyncio
 import getpass
 import logging
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from infra.settings import Settings
@@ -82,10 +82,20 @@ async def _serve(settings: Settings) -> int:
     return 0
 
 
+def run_loop(main: Coroutine[Any, Any, int]) -> int:
+    """The long-running commands run on uvloop where it is installed (uvicorn[standard] brings
+    it on Linux): asyncpg and the HTTP server spend markedly less CPU per request on it."""
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - other platforms
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     settings = _settings(args)
     _logging(settings.log_level)
-    return asyncio.run(_serve(settings))
+    return run_loop(_serve(settings))
 
 
 # ---------------------------------------------------------------- db
