@@ -13,9 +13,11 @@ from strawberry.dataloader import DataLoader
 from domain.catalog.model import Offering, Registry
 from domain.ports import UnitOfWork
 from domain.tenancy.model import Group, Membership, Organization, User
+from domain.volumes.model import Template, Volume
 from infra.db.uow import SqlUnitOfWorkFactory
 
 K = TypeVar("K")
+TEMPLATES_PER_BATCH = 10_000
 V = TypeVar("V")
 
 
@@ -38,6 +40,9 @@ class Loaders:
     memberships_by_user: DataLoader[UUID, list[Membership]]
     offering_by_id: DataLoader[UUID, Offering | None]
     registry_by_id: DataLoader[UUID, Registry | None]
+    volume_by_id: DataLoader[UUID, Volume | None]
+    # keyed by (group id, template id): templates are read per group (a template belongs to one)
+    template_by_group_and_id: DataLoader[tuple[UUID, UUID], Template | None]
 
 
 def build_loaders(uow_factory: SqlUnitOfWorkFactory) -> Loaders:
@@ -46,6 +51,18 @@ def build_loaders(uow_factory: SqlUnitOfWorkFactory) -> Loaders:
             found = await uow.tenancy.memberships_of_users(list(keys))
         return [found.get(k, []) for k in keys]
 
+    async def volumes(keys: list[UUID]) -> list[Volume | None]:
+        async with uow_factory() as uow:
+            found = {v.id: v for v in await uow.volumes.get_many(list(keys))}
+        return [found.get(k) for k in keys]
+
+    async def templates(keys: list[tuple[UUID, UUID]]) -> list[Template | None]:
+        groups = frozenset(g for g, _ in keys)
+        async with uow_factory() as uow:
+            found, _ = await uow.templates.of_groups(groups, 0, TEMPLATES_PER_BATCH)
+        by_id = {(t.group_id, t.id): t for t in found}
+        return [by_id.get(k) for k in keys]
+
     return Loaders(
         organization_by_id=_by_id(uow_factory, lambda u, ids: u.tenancy.get_organizations(ids)),
         group_by_id=_by_id(uow_factory, lambda u, ids: u.tenancy.get_groups(ids)),
@@ -53,4 +70,6 @@ def build_loaders(uow_factory: SqlUnitOfWorkFactory) -> Loaders:
         memberships_by_user=DataLoader(load_fn=memberships),
         offering_by_id=_by_id(uow_factory, lambda u, ids: u.catalog.get_offerings(ids)),
         registry_by_id=_by_id(uow_factory, lambda u, ids: u.catalog.get_registries(ids)),
+        volume_by_id=DataLoader(load_fn=volumes),
+        template_by_group_and_id=DataLoader(load_fn=templates),
     )

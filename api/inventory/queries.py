@@ -95,7 +95,14 @@ class InventoryQuery:
         rows = views.queue_rows(state, offering)
         owners = await _owners(info, [r.entry.workload_id for r in rows])
 
-        return [QueueEntryView.of(r, visible_session_gid(info, r.entry.workload_id, owners)) for r in rows]
+        return [
+            QueueEntryView.of(
+                r,
+                visible_session_gid(info, r.entry.workload_id, owners),
+                getattr(owners.get(r.entry.workload_id), "name", None),
+            )
+            for r in rows
+        ]
 
 
 @strawberry.type

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import strawberry
 
 from api.context import Info
@@ -102,6 +104,9 @@ class MigInstance:
     profile: str
     vram_mib: int
     tenant: str | None = strawberry.field(description="Session id using it, when visible to you.")
+    tenant_name: str | None = strawberry.field(
+        default=None, description="The name of the session using it, when visible to you."
+    )
 
 
 @strawberry.type
@@ -109,6 +114,7 @@ class CardTenant:
     session_id: strawberry.ID | None = strawberry.field(description="Global ID of the session, when visible to you.")
     vram_mib: int
     cores: int
+    session_name: str | None = strawberry.field(default=None, description="Its name, when visible to you.")
 
 
 @strawberry.type
@@ -135,6 +141,7 @@ class AllocationView:
     cores: int
     cpu_millicores: int
     memory_mib: int
+    session_name: str | None = strawberry.field(default=None, description="Its name, when visible to you.")
 
 
 @strawberry.type
@@ -159,12 +166,19 @@ class ClusterNode:
     allocations: list[AllocationView]
 
 
-def visible_session_gid(info: Info, workload_id: str, owners: dict[str, object]) -> strawberry.ID | None:
-    from strawberry import relay
-
+def visible_session(info: Info, workload_id: str, owners: dict[str, object]) -> Any | None:
+    """The session behind a workload, when the viewer may see it."""
     session = owners.get(workload_id)
     actor = info.context.actor
     if session is None or actor is None or not can_see_session(actor, session):  # type: ignore[arg-type]
+        return None
+    return session
+
+
+def visible_session_gid(info: Info, workload_id: str, owners: dict[str, object]) -> strawberry.ID | None:
+    from strawberry import relay
+
+    if visible_session(info, workload_id, owners) is None:
         return None
     return strawberry.ID(str(relay.GlobalID("Session", workload_id)))
 
@@ -172,18 +186,20 @@ def visible_session_gid(info: Info, workload_id: str, owners: dict[str, object])
 def node_of(info: Info, view: NodeView, scheduler: object, owners: dict[str, object]) -> ClusterNode:
     node = view.node
     tenants_by_card: dict[str, list[CardTenant]] = {}
-    mig_tenant: dict[str, str | None] = {}
+    mig_tenant: dict[str, tuple[str | None, str | None]] = {}
     allocations: list[AllocationView] = []
     for a in view.allocations:
         sid = visible_session_gid(info, a.workload_id, owners)
+        seen = visible_session(info, a.workload_id, owners)
+        name = seen.name if seen is not None else None
         p = a.placement
         for share in p.shares:
             tenants_by_card.setdefault(share.card_uuid, []).append(
-                CardTenant(session_id=sid, vram_mib=share.vram_mib, cores=share.cores)
+                CardTenant(session_id=sid, vram_mib=share.vram_mib, cores=share.cores, session_name=name)
             )
             if share.mig_instance_id:
-                mig_tenant[share.mig_instance_id] = sid
-        allocations.append(_allocation(a, sid))
+                mig_tenant[share.mig_instance_id] = (sid, name)
+        allocations.append(_allocation(a, sid, name))
     cards = []
     for card in node.cards:
         free = scheduler.card_free(card.uuid)  # type: ignore[attr-defined]
@@ -200,7 +216,11 @@ def node_of(info: Info, view: NodeView, scheduler: object, owners: dict[str, obj
                 tenants=tenants_by_card.get(card.uuid, []),
                 mig_instances=[
                     MigInstance(
-                        id=m.id, profile=m.profile.name, vram_mib=m.profile.vram_mib, tenant=mig_tenant.get(m.id)
+                        id=m.id,
+                        profile=m.profile.name,
+                        vram_mib=m.profile.vram_mib,
+                        tenant=mig_tenant.get(m.id, (None, None))[0],
+                        tenant_name=mig_tenant.get(m.id, (None, None))[1],
                     )
                     for m in card.mig_instances
                 ],
@@ -226,7 +246,7 @@ def node_of(info: Info, view: NodeView, scheduler: object, owners: dict[str, obj
     )
 
 
-def _allocation(a: Allocation, sid: strawberry.ID | None) -> AllocationView:
+def _allocation(a: Allocation, sid: strawberry.ID | None, name: str | None) -> AllocationView:
     p = a.placement
     return AllocationView(
         session_id=sid,
@@ -237,12 +257,14 @@ def _allocation(a: Allocation, sid: strawberry.ID | None) -> AllocationView:
         cores=p.cores,
         cpu_millicores=p.cpu_millicores,
         memory_mib=p.memory_mib,
+        session_name=name,
     )
 
 
 @strawberry.type(description="A queued request with its place in its offering's queue.")
 class QueueEntryView:
     session_id: strawberry.ID | None
+    session_name: str | None = strawberry.field(description="The session's name, when visible to you.")
     offering: str
     position: int
     length: int
@@ -250,7 +272,7 @@ class QueueEntryView:
     ratio_or_cards: str
 
     @classmethod
-    def of(cls, row: QueueRow, sid: strawberry.ID | None) -> QueueEntryView:
+    def of(cls, row: QueueRow, sid: strawberry.ID | None, name: str | None = None) -> QueueEntryView:
         r = row.entry.request
         size = (
             f"{r.exclusive_cards} card(s)"
@@ -259,6 +281,7 @@ class QueueEntryView:
         )
         return cls(
             session_id=sid,
+            session_name=name if sid is not None else None,
             offering=r.offering,
             position=row.position,
             length=row.length,

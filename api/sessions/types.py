@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 import strawberry
 from strawberry import relay
@@ -10,7 +11,7 @@ from strawberry import relay
 from api.common.money import Credits
 from api.common.nodes import resolve_authorised
 from api.context import Info
-from api.tenancy.types import UserNode
+from api.tenancy.types import GroupNode, UserNode
 from domain.common.money import cost_micro
 from domain.sessions import services as sessions
 from domain.sessions.model import Expiry as ExpiryModel
@@ -61,6 +62,12 @@ class SessionMount:
     volume_id: strawberry.ID
     mount_path: str
     mode: MountMode  # type: ignore[valid-type]
+    volume_uuid: strawberry.Private[UUID]
+
+    @strawberry.field(description="The volume's name; null once the volume is deleted.")
+    async def volume_name(self, info: Info) -> str | None:
+        volume = await info.context.loaders.volume_by_id.load(self.volume_uuid)
+        return volume.name if volume else None
 
 
 @strawberry.type(description="Where the session runs.")
@@ -125,6 +132,30 @@ class SessionNode(relay.Node):
         user = await info.context.loaders.user_by_id.load(self.model.owner_id)
         return UserNode.of(user) if user else None
 
+    @strawberry.field(description="The admin who approved it (sessions that needed approval), when known.")
+    async def approver(self, info: Info) -> UserNode | None:
+        who = self.model.approved_by
+        user = await info.context.loaders.user_by_id.load(who) if who else None
+        return UserNode.of(user) if user else None
+
+    @strawberry.field(description="The group it runs in (and is counted against).")
+    async def group(self, info: Info) -> GroupNode | None:
+        group = await info.context.loaders.group_by_id.load(self.model.group_id)
+        return GroupNode.of(group) if group else None
+
+    @strawberry.field(description="The Template it was started from, if any.")
+    def template_id(self) -> strawberry.ID | None:
+        t = self.model.template_id
+        return strawberry.ID(str(relay.GlobalID("Template", str(t)))) if t else None
+
+    @strawberry.field(description="The name of the template it was started from; null without one or once deleted.")
+    async def template_name(self, info: Info) -> str | None:
+        t = self.model.template_id
+        if t is None:
+            return None
+        template = await info.context.loaders.template_by_group_and_id.load((self.model.group_id, t))
+        return template.name if template else None
+
     @strawberry.field
     def owner_id(self) -> strawberry.ID:
         return strawberry.ID(str(relay.GlobalID("User", str(self.model.owner_id))))
@@ -163,6 +194,7 @@ class SessionNode(relay.Node):
                 volume_id=strawberry.ID(str(relay.GlobalID("Volume", str(m.volume_id)))),
                 mount_path=m.mount_path,
                 mode=m.mode,
+                volume_uuid=m.volume_id,
             )
             for m in self.model.mounts
         ]

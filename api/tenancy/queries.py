@@ -81,8 +81,17 @@ class TenancyQuery:
                 before,
             )
 
-    @strawberry.field(description="The viewer's personal access tokens (secrets are never shown again).")
-    async def personal_access_tokens(self, info: Info) -> list[PersonalAccessTokenNode]:
+    @strawberry.field(description="The viewer's personal access tokens, newest first (secrets are never shown again).")
+    async def personal_access_tokens(
+        self,
+        info: Info,
+        first: int | None = None,
+        after: str | None = None,
+        last: int | None = None,
+        before: str | None = None,
+    ) -> Connection[PersonalAccessTokenNode]:
         actor = info.context.require_actor()
         async with info.context.container.uow() as uow:
-            return [PersonalAccessTokenNode.of(t) for t in await tenancy.tokens_list(uow, actor)]
+            return await paginate(
+                lambda p: tenancy.tokens_page(uow, actor, p), PersonalAccessTokenNode.of, first, after, last, before
+            )

@@ -637,6 +637,12 @@ async def tokens_list(uow: UnitOfWork, actor: Actor) -> list[PersonalAccessToken
     return await uow.credentials.list_tokens(actor.user_id)
 
 
+async def tokens_page(uow: UnitOfWork, actor: Actor, page: Page) -> tuple[list[PersonalAccessToken], int]:
+    """The actor's own tokens, newest first, one page at a time."""
+    page = page.clamp()
+    return await uow.credentials.page_tokens(actor.user_id, page.offset, page.limit)
+
+
 async def token_revoke(uow: UnitOfWork, actor: Actor, clock: Clock, token_id: UUID) -> PersonalAccessToken:
     access.require_writable(actor)
     token = await uow.credentials.get_token(token_id)

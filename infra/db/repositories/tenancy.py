@@ -379,6 +379,18 @@ class SqlCredentialRepository:
         )
         return [_token(r) for r in rows]
 
+    async def page_tokens(self, user_id: UUID, offset: int, limit: int) -> tuple[list[PersonalAccessToken], int]:
+        mine = PersonalAccessTokenRow.user_id == user_id
+        total = await self.s.scalar(select(func.count()).select_from(PersonalAccessTokenRow).where(mine)) or 0
+        rows = await self.s.scalars(
+            select(PersonalAccessTokenRow)
+            .where(mine)
+            .order_by(PersonalAccessTokenRow.created_at.desc(), PersonalAccessTokenRow.id)
+            .offset(offset)
+            .limit(limit)
+        )
+        return [_token(r) for r in rows], total
+
     async def revoke_token(self, token_id: UUID, at: datetime) -> None:
         await self.s.execute(
             update(PersonalAccessTokenRow).where(PersonalAccessTokenRow.id == token_id).values(revoked_at=at)
