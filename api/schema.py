@@ -35,7 +35,7 @@ from api.policies.mutations import PoliciesMutation
 from api.policies.queries import PoliciesQuery
 from api.sessions.mutations import SessionsMutation
 from api.sessions.queries import SessionsQuery
-from api.sessions.subscriptions import SessionsSubscription, WalletSubscription
+from api.sessions.subscriptions import AdminSessionsSubscription, SessionsSubscription, WalletSubscription
 from api.tenancy.mutations import TenancyMutation
 from api.tenancy.queries import TenancyQuery
 from api.tenancy.subscriptions import AccountSubscription
@@ -73,7 +73,14 @@ Mutation = merge_types(
 )
 Subscription = merge_types(
     "Subscription",
-    (AccountSubscription, SessionsSubscription, WalletSubscription, InventorySubscription, ClustersSubscription),
+    (
+        AccountSubscription,
+        SessionsSubscription,
+        AdminSessionsSubscription,
+        WalletSubscription,
+        InventorySubscription,
+        ClustersSubscription,
+    ),
 )
 
 

@@ -3,11 +3,14 @@ EventBus (published after commit), so a client that reconnects never misses the 
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Iterable
 from datetime import datetime
+from uuid import UUID
 
 import strawberry
+from strawberry import relay
 
+from api.common.events import coalesced
 from api.common.ids import decode
 from api.context import Info
 from api.credits.types import AccountNode
@@ -104,6 +107,66 @@ class SessionsSubscription:
                         gpu_memory_mib=int(p["gpuMemory"]),
                     )
                 ]
+
+
+@strawberry.type(description="A change among the sessions you administer (or your own, if you administer none).")
+class AdminSessionsChange:
+    pending_approvals: int = strawberry.field(description="How many sessions wait for your approval now.")
+    session_ids: list[strawberry.ID] = strawberry.field(
+        description="The sessions that changed since the previous event (none in the first, the current state)."
+    )
+
+
+# published by the session use cases when a session starts waiting for approval
+APPROVALS_TOPIC = "approvals"
+
+
+async def _pending_approvals(info: Info) -> int:
+    flt = sessions.approvals_filter(info.context.require_actor())
+    if flt is None:
+        return 0
+    async with info.context.container.uow() as uow:
+        _, total = await uow.sessions.search(flt, 0, 1)
+    return total
+
+
+async def _changed_in_scope(info: Info, ids: Iterable[UUID]) -> list[UUID]:
+    """The changed sessions the viewer may see (super_admins see all without reading them)."""
+    actor = info.context.require_actor()
+    wanted = sorted(set(ids), key=str)
+    if actor.is_super_admin or not wanted:
+        return wanted
+    async with info.context.container.uow() as uow:
+        found = await uow.sessions.get_many(wanted)
+    return [s.id for s in found if sessions.can_see_session(actor, s)]
+
+
+@strawberry.type
+class AdminSessionsSubscription:
+    @strawberry.subscription(
+        description="The admin session lists' live feed: the pending-approval count first, then an event each "
+        "time sessions you may see change state or ask for approval (bursts coalesced over 200 ms). Lists "
+        "refetch their page when it fires."
+    )
+    async def admin_sessions_changed(self, info: Info) -> AsyncGenerator[AdminSessionsChange, None]:
+        info.context.require_actor()
+        events = info.context.container.events
+        every_session = sessions.session_topic("*")  # type: ignore[arg-type]  # a prefix pattern
+        async with events.subscribe(every_session, APPROVALS_TOPIC) as feed:
+            yield AdminSessionsChange(pending_approvals=await _pending_approvals(info), session_ids=[])
+            async for batch in coalesced(feed):
+                ids = []
+                for _topic, payload in batch:
+                    try:
+                        ids.append(UUID(str(payload.get("sessionId"))))
+                    except ValueError:
+                        continue
+                changed = await _changed_in_scope(info, ids)
+                if changed:
+                    yield AdminSessionsChange(
+                        pending_approvals=await _pending_approvals(info),
+                        session_ids=[strawberry.ID(str(relay.GlobalID("Session", str(i)))) for i in changed],
+                    )
 
 
 @strawberry.type
