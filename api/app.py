@@ -1,5 +1,6 @@
 """The Starlette application: GraphQL over HTTP and WebSocket (graphql-transport-ws only),
-OIDC sign-in routes, health probes and the web console's static files."""
+OIDC sign-in routes, health probes and the web console's static files (with an SPA fallback:
+a deep link such as /sessions/<id> gets the console's index.html)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
@@ -117,6 +120,32 @@ class GShareGraphQL(GraphQL[Context, None]):
         return UNSET
 
 
+# paths under these prefixes are never console routes: an unknown one stays a 404
+NOT_CONSOLE_ROUTES = ("api", "assets", "auth", "callbacks", "exports", "graphql", "healthz", "metrics", "readyz", "s")
+
+
+class ConsoleFiles(StaticFiles):
+    """web/dist; any other GET of a path that names no file and no server route is one of the
+    console's client-side routes (a deep link, a reload), answered with index.html."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        try:
+            return await super().get_response(path, scope)
+        except HTTPException as exc:
+            if exc.status_code != 404 or not _console_route(path, scope):
+                raise
+        response = await super().get_response("index.html", scope)
+        response.headers["cache-control"] = "no-cache"
+        return response
+
+
+def _console_route(path: str, scope: Scope) -> bool:
+    parts = [p for p in path.replace("\\", "/").split("/") if p]
+    if scope.get("method") not in ("GET", "HEAD") or not parts or parts[0] in NOT_CONSOLE_ROUTES:
+        return False
+    return "." not in parts[-1]  # /assets/x.js, /favicon.ico … are files, missing or not
+
+
 def _landing() -> HTMLResponse:
     return HTMLResponse(
         "<!doctype html><meta charset=utf-8><title>gshare</title>"
@@ -125,7 +154,7 @@ def _landing() -> HTMLResponse:
     )
 
 
-def create_app(container: Container) -> Starlette:
+def create_app(container: Container, web_dist: Path = WEB_DIST) -> Starlette:
     settings = container.settings
     graphql_app = GShareGraphQL(container)
 
@@ -165,8 +194,8 @@ def create_app(container: Container) -> Starlette:
         from api.oidc import oidc_routes
 
         routes.extend(oidc_routes(container))
-    if (WEB_DIST / "index.html").exists():
-        routes.append(Mount("/", StaticFiles(directory=WEB_DIST, html=True), name="web"))
+    if (web_dist / "index.html").exists():
+        routes.append(Mount("/", ConsoleFiles(directory=web_dist, html=True), name="web"))
     else:
         routes.append(Route("/", lambda _: _landing()))
 
