@@ -10,6 +10,7 @@ export default defineConfig({
     proxy: {
       "/graphql": { target: api, ws: true, changeOrigin: false },
       "/auth": { target: api },
+      "/exports": { target: api },
     },
   },
   build: {

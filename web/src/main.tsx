@@ -8,6 +8,10 @@ import "@mantine/notifications/styles.css";
 import { I18nProvider } from "./i18n";
 import { makeClient } from "./app/client";
 import { App } from "./app/App";
+import { hashRouteOf } from "./app/deepLink";
+
+const route = hashRouteOf(location.pathname, location.search, location.hash);
+if (route) history.replaceState(null, "", route);
 
 const theme = createTheme({ primaryColor: "indigo", defaultRadius: "md" });
 const client = makeClient();

@@ -1,6 +1,22 @@
 import { Client, cacheExchange, fetchExchange, subscriptionExchange } from "urql";
 import { createClient as createWsClient } from "graphql-ws";
 
+/** Whether the subscription socket is open now: live lists poll as a fallback while it is not. */
+let socketOpen = false;
+const socketListeners = new Set<() => void>();
+function setSocketOpen(open: boolean) {
+  if (open === socketOpen) return;
+  socketOpen = open;
+  socketListeners.forEach((l) => l());
+}
+export const socketStatus = {
+  subscribe(listener: () => void): () => void {
+    socketListeners.add(listener);
+    return () => socketListeners.delete(listener);
+  },
+  isOpen: (): boolean => socketOpen,
+};
+
 /** The console's one urql client: document cache, fetch for queries and mutations, and
  * graphql-ws (graphql-transport-ws) for subscriptions. The session cookie authenticates
  * both: same origin, so the browser sends it with the fetch and with the WebSocket handshake. */
@@ -13,6 +29,10 @@ export function makeClient(): Client {
     shouldRetry: () => true,
     retryWait: async (retries) => {
       await new Promise((r) => setTimeout(r, Math.min(1000 * 2 ** retries, 15000)));
+    },
+    on: {
+      connected: () => setSocketOpen(true),
+      closed: () => setSocketOpen(false),
     },
   });
   return new Client({

@@ -83,7 +83,7 @@ export function LedgerTable({ accountId }: { accountId: string | null }) {
             </Table.Tbody>
           </Table>
         )}
-        <Pager pages={pages} pageInfo={conn?.pageInfo} fetching={r.fetching} />
+        <Pager pages={pages} pageInfo={conn?.pageInfo} totalCount={conn?.totalCount} fetching={r.fetching} />
       </QueryState>
     </Stack>
   );

@@ -32,6 +32,7 @@ export const MyWalletSubscription = graphql(`
 export const LedgerHistoryDocument = graphql(`
   query LedgerHistory($account: AccountInput, $kind: TransferKind, $since: DateTime, $until: DateTime, $first: Int, $after: String) {
     ledgerHistory(account: $account, kind: $kind, since: $since, until: $until, first: $first, after: $after) {
+      totalCount
       pageInfo {
         hasNextPage
         endCursor

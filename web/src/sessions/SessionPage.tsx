@@ -142,6 +142,30 @@ export default function SessionPage() {
         </Alert>
       )}
       <GeneralErrors messages={actionErrors.general} />
+      <Group gap="lg" data-testid="session-context">
+        <Text size="sm">
+          <Text span c="dimmed">
+            {t("sessions.group")}:
+          </Text>{" "}
+          {s.group?.name ?? "—"}
+        </Text>
+        {s.templateName && (
+          <Text size="sm">
+            <Text span c="dimmed">
+              {t("sessions.template")}:
+            </Text>{" "}
+            {s.templateName}
+          </Text>
+        )}
+        {s.approver && (
+          <Text size="sm">
+            <Text span c="dimmed">
+              {t("sessions.approver")}:
+            </Text>{" "}
+            {s.approver.displayName} ({s.approver.username})
+          </Text>
+        )}
+      </Group>
       <SimpleGrid cols={{ base: 1, md: 3 }}>
         <Card withBorder>
           <Text size="sm" c="dimmed">
@@ -233,6 +257,7 @@ export default function SessionPage() {
             <Table.Tbody>
               {s.mounts.map((m) => (
                 <Table.Tr key={m.volumeId + m.mountPath}>
+                  <Table.Td>{m.volumeName ?? t("sessions.volumeGone")}</Table.Td>
                   <Table.Td ff="monospace">{m.mountPath}</Table.Td>
                   <Table.Td>{t(`mount.${m.mode}`)}</Table.Td>
                 </Table.Tr>

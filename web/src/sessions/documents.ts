@@ -47,8 +47,17 @@ export const SessionFieldsFragment = graphql(`
     }
     mounts {
       volumeId
+      volumeName
       mountPath
       mode
+    }
+    group {
+      name
+    }
+    templateName
+    approver {
+      username
+      displayName
     }
     placement {
       clusterId

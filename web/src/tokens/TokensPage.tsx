@@ -6,21 +6,29 @@ import type { TokenScope } from "../gql/graphql";
 import { useLanguage } from "../i18n";
 import { useFieldErrors } from "../common/errors";
 import { formatDateTime } from "../common/format";
+import { Pager, useCursorPages } from "../common/pagination";
 import { Empty, GeneralErrors, PageHeader, QueryState } from "../common/ui";
 import { checkInt } from "../common/validation";
 
 const TokensDocument = graphql(`
-  query PersonalAccessTokens {
-    personalAccessTokens {
-      id
-      name
-      scope
-      tokenPrefix
-      createdAt
-      expiresAt
-      revokedAt
-      lastUsedAt
-      active
+  query PersonalAccessTokens($first: Int, $after: String) {
+    personalAccessTokens(first: $first, after: $after) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        id
+        name
+        scope
+        tokenPrefix
+        createdAt
+        expiresAt
+        revokedAt
+        lastUsedAt
+        active
+      }
     }
   }
 `);
@@ -61,7 +69,8 @@ const TokenRevokeDocument = graphql(`
 
 export default function TokensPage() {
   const { t, language } = useLanguage();
-  const [result, refetch] = useQuery({ query: TokensDocument });
+  const pages = useCursorPages();
+  const [result, refetch] = useQuery({ query: TokensDocument, variables: pages.variables });
   const [name, setName] = useState("");
   const [scope, setScope] = useState<TokenScope>("READ_ONLY");
   const [days, setDays] = useState<string>("90");
@@ -85,11 +94,14 @@ export default function TokensPage() {
     if (errors.take(r, (d) => d.personalAccessTokenCreate)) {
       setSecret(r.data?.personalAccessTokenCreate.secret ?? null);
       setName("");
-      refetch({ requestPolicy: "network-only" });
+      // the new token is the newest: show the first page
+      if (pages.page > 1) pages.reset();
+      else refetch({ requestPolicy: "network-only" });
     }
   };
 
-  const tokens = result.data?.personalAccessTokens ?? [];
+  const conn = result.data?.personalAccessTokens;
+  const tokens = conn?.nodes ?? [];
   return (
     <Stack>
       <PageHeader title={t("tokens.title")} description={t("tokens.description")} />
@@ -187,6 +199,7 @@ export default function TokensPage() {
             </Table.Tbody>
           </Table>
         )}
+        <Pager pages={pages} pageInfo={conn?.pageInfo} totalCount={conn?.totalCount} fetching={result.fetching} />
       </QueryState>
       <Modal opened={secret !== null} onClose={() => setSecret(null)} title={t("tokens.secretTitle")} size="lg">
         <Stack>

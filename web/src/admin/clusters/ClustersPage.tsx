@@ -43,6 +43,7 @@ const ClustersDocument = graphql(`
         freeCores
         tenants {
           sessionId
+          sessionName
           vramMib
           cores
         }
@@ -51,10 +52,12 @@ const ClustersDocument = graphql(`
           profile
           vramMib
           tenant
+          tenantName
         }
       }
       allocations {
         sessionId
+        sessionName
         kind
         ratio
         cardUuids
@@ -65,11 +68,11 @@ const ClustersDocument = graphql(`
   }
 `);
 
-function sessionLink(id: string | null | undefined, anonymous: string) {
+function sessionLink(id: string | null | undefined, anonymous: string, name?: string | null) {
   if (!id) return <Text span size="xs" c="dimmed">{anonymous}</Text>;
   return (
     <Anchor component={Link} href={`/sessions/${encodeURIComponent(id)}`} size="xs">
-      {id.slice(0, 10)}…
+      {name ?? `${id.slice(0, 10)}…`}
     </Anchor>
   );
 }
@@ -176,12 +179,12 @@ export default function ClustersPage() {
                         <Stack gap={2}>
                           {c.tenants.map((x, i) => (
                             <Text key={i} size="xs">
-                              {sessionLink(x.sessionId, t("clusters.anonymous"))} · {formatMib(x.vramMib)} · {x.cores}%
+                              {sessionLink(x.sessionId, t("clusters.anonymous"), x.sessionName)} · {formatMib(x.vramMib)} · {x.cores}%
                             </Text>
                           ))}
                           {c.migInstances.map((m) => (
                             <Text key={m.id} size="xs">
-                              {m.profile}: {m.tenant ? sessionLink(m.tenant, t("clusters.anonymous")) : t("clusters.free")}
+                              {m.profile}: {m.tenant ? sessionLink(m.tenant, t("clusters.anonymous"), m.tenantName) : t("clusters.free")}
                             </Text>
                           ))}
                           {c.tenants.length === 0 && c.migInstances.length === 0 && (

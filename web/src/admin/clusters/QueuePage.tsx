@@ -10,6 +10,7 @@ const GpuQueueDocument = graphql(`
   query GpuQueue {
     gpuQueue {
       sessionId
+      sessionName
       offering
       position
       length
@@ -53,7 +54,7 @@ export default function QueuePage() {
                   <Table.Td>
                     {q.sessionId ? (
                       <Anchor component={Link} href={`/sessions/${encodeURIComponent(q.sessionId)}`}>
-                        {q.sessionId.slice(0, 12)}…
+                        {q.sessionName ?? `${q.sessionId.slice(0, 12)}…`}
                       </Anchor>
                     ) : (
                       <Text size="sm" c="dimmed">

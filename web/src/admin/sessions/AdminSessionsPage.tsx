@@ -11,7 +11,7 @@ import { Pager, useCursorPages } from "../../common/pagination";
 import { Empty, GeneralErrors, PageHeader, QueryState } from "../../common/ui";
 import { useOrganizationOptions } from "../../common/options";
 import { STATE_COLOR } from "../../sessions/states";
-import { usePolling, useRefetchOnCapacityChange } from "../../common/live";
+import { useAdminSessionsLive } from "../../common/live";
 
 const AdminSessionsDocument = graphql(`
   query AdminSessions($states: [SessionState!], $organizationId: ID, $first: Int, $after: String) {
@@ -25,6 +25,14 @@ const AdminSessionsDocument = graphql(`
         ...SessionFields
         ownerId
         owner {
+          username
+          displayName
+        }
+        group {
+          name
+        }
+        templateName
+        approver {
           username
           displayName
         }
@@ -45,6 +53,14 @@ const PendingApprovalsDocument = graphql(`
         ...SessionFields
         ownerId
         owner {
+          username
+          displayName
+        }
+        group {
+          name
+        }
+        templateName
+        approver {
           username
           displayName
         }
@@ -88,9 +104,24 @@ const SessionRejectDocument = graphql(`
 const STATES: SessionState[] = ["PENDING_APPROVAL", "QUEUED", "SCHEDULED", "STARTING", "RUNNING", "PAUSED", "PREEMPTED", "STOPPED", "FAILED", "EXPIRED", "REJECTED"];
 const KINDS: GpuKind[] = ["EXCLUSIVE", "SHARED", "MIG", "HAMI"];
 
-type Row = { id: string; name: string; state: SessionState; ownerId: string; owner?: { username: string; displayName: string } | null; createdAt: string; gpu?: { offeringName: string; ratio: string } | null; costSoFar: { credits: string } };
+type Person = { username: string; displayName: string };
+type Row = {
+  id: string;
+  name: string;
+  state: SessionState;
+  ownerId: string;
+  owner?: Person | null;
+  group?: { name: string } | null;
+  templateName?: string | null;
+  approver?: Person | null;
+  createdAt: string;
+  gpu?: { offeringName: string; ratio: string } | null;
+  costSoFar: { credits: string };
+};
 
-function SessionRows({ rows, actions }: { rows: Row[]; actions?: (s: Row) => React.ReactNode }) {
+const person = (p: Person | null | undefined) => (p ? `${p.displayName} (${p.username})` : "—");
+
+function SessionRows({ rows, actions, showApprover }: { rows: Row[]; actions?: (s: Row) => React.ReactNode; showApprover?: boolean }) {
   const { t, language } = useLanguage();
   if (rows.length === 0) return <Empty>{t("sessions.none")}</Empty>;
   return (
@@ -99,7 +130,10 @@ function SessionRows({ rows, actions }: { rows: Row[]; actions?: (s: Row) => Rea
         <Table.Tr>
           <Table.Th>{t("sessions.name")}</Table.Th>
           <Table.Th>{t("sessions.owner")}</Table.Th>
+          <Table.Th>{t("sessions.group")}</Table.Th>
+          <Table.Th>{t("sessions.template")}</Table.Th>
           <Table.Th>{t("common.status")}</Table.Th>
+          {showApprover && <Table.Th>{t("sessions.approver")}</Table.Th>}
           <Table.Th>GPU</Table.Th>
           <Table.Th>{t("sessions.cost")}</Table.Th>
           <Table.Th>{t("common.created")}</Table.Th>
@@ -114,10 +148,13 @@ function SessionRows({ rows, actions }: { rows: Row[]; actions?: (s: Row) => Rea
                 {s.name}
               </Anchor>
             </Table.Td>
-            <Table.Td>{s.owner ? `${s.owner.displayName} (${s.owner.username})` : "—"}</Table.Td>
+            <Table.Td>{person(s.owner)}</Table.Td>
+            <Table.Td>{s.group?.name ?? "—"}</Table.Td>
+            <Table.Td>{s.templateName ?? "—"}</Table.Td>
             <Table.Td>
               <Badge color={STATE_COLOR[s.state]}>{t(`state.${s.state}`)}</Badge>
             </Table.Td>
+            {showApprover && <Table.Td>{s.approver ? person(s.approver) : "—"}</Table.Td>}
             <Table.Td>{s.gpu ? `${s.gpu.offeringName} · ${s.gpu.ratio}` : t("presets.cpuOnly")}</Table.Td>
             <Table.Td>{formatCredits(s.costSoFar.credits, language)}</Table.Td>
             <Table.Td>{formatDateTime(s.createdAt, language)}</Table.Td>
@@ -139,7 +176,7 @@ function Approvals() {
   const [{ fetching: j }, reject] = useMutation(SessionRejectDocument);
   const approveErrors = useFieldErrors(["gpuKind"]);
   const rejectErrors = useFieldErrors(["reason"]);
-  usePolling(refetch);
+  useAdminSessionsLive(refetch);
   const conn = r.data?.pendingApprovals;
   const reload = () => refetch({ requestPolicy: "network-only" });
   return (
@@ -222,8 +259,7 @@ function AllSessions() {
   const orgs = useOrganizationOptions(true);
   const pages = useCursorPages(undefined, `${states.join(",")}|${org ?? ""}`);
   const [r, refetch] = useQuery({ query: AdminSessionsDocument, variables: { states: states.length ? (states as SessionState[]) : null, organizationId: org, ...pages.variables } });
-  useRefetchOnCapacityChange(refetch);
-  usePolling(refetch);
+  useAdminSessionsLive(refetch);
   const conn = r.data?.sessions;
   return (
     <Stack>
@@ -232,12 +268,24 @@ function AllSessions() {
         <Select placeholder={t("common.allOrganizations")} aria-label={t("common.organization")} data={orgs} value={org} onChange={setOrg} clearable w={240} />
       </Group>
       <QueryState fetching={r.fetching} error={r.error}>
-        {conn && <SessionRows rows={conn.nodes} />}
+        {conn && <SessionRows rows={conn.nodes} showApprover />}
         <Pager pages={pages} pageInfo={conn?.pageInfo} totalCount={conn?.totalCount} fetching={r.fetching} />
       </QueryState>
     </Stack>
   );
 }
+
+/** The approval count in the tab, kept current by the same live feed as the lists. */
+function PendingCount() {
+  const { pendingApprovals } = useAdminSessionsLive(noRefetch);
+  return pendingApprovals ? (
+    <Badge size="sm" variant="filled" ml={6} data-testid="pending-approvals">
+      {pendingApprovals}
+    </Badge>
+  ) : null;
+}
+
+const noRefetch = () => {};
 
 export default function AdminSessionsPage() {
   const t = useLanguage().t;
@@ -246,7 +294,9 @@ export default function AdminSessionsPage() {
       <PageHeader title={t("nav.adminSessions")} />
       <Tabs defaultValue="approvals" keepMounted={false}>
         <Tabs.List>
-          <Tabs.Tab value="approvals">{t("approvals.title")}</Tabs.Tab>
+          <Tabs.Tab value="approvals" rightSection={<PendingCount />}>
+            {t("approvals.title")}
+          </Tabs.Tab>
           <Tabs.Tab value="all">{t("approvals.all")}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="approvals" pt="md">

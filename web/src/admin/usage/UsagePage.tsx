@@ -1,19 +1,25 @@
-import { useState } from "react";
-import { Button, Card, Group, Progress, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { lazy, Suspense, useMemo, useState } from "react";
+import { Button, Card, Group, Loader, Progress, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useQuery } from "urql";
 import { graphql } from "../../gql";
-import type { ScopeKind } from "../../gql/graphql";
+import type { ScopeKind, UsageDimension, UsageInterval } from "../../gql/graphql";
 import { useLanguage } from "../../i18n";
 import { formatCredits } from "../../common/format";
 import { Empty, PageHeader, QueryState } from "../../common/ui";
 import { ScopePicker, type ScopeValue } from "../../common/ScopePicker";
-import { downloadCsv, toCsv } from "../../common/csv";
+import { SPLITS, rowLabel, usageCsvUrl } from "./report";
 
-const UsageDocument = graphql(`
-  query UsageByScope($scope: ScopeInput!, $since: DateTime, $until: DateTime, $by: ScopeKind) {
-    usageByScope(scope: $scope, since: $since, until: $until, by: $by) {
+// uPlot is loaded only once a report is asked per day, week or month
+const UsageSeriesChart = lazy(() => import("./UsageSeriesChart"));
+
+const UsageReportDocument = graphql(`
+  query UsageReport($scope: ScopeInput!, $since: DateTime, $until: DateTime, $by: UsageDimension, $interval: UsageInterval) {
+    usageReport(scope: $scope, since: $since, until: $until, by: $by, interval: $interval) {
       since
       until
+      by
+      interval
+      periods
       scope {
         kind
         name
@@ -22,38 +28,46 @@ const UsageDocument = graphql(`
         micro
         credits
       }
-      breakdown {
-        scope {
-          kind
-          id
-          name
-        }
+      rows {
+        kind
+        id
+        name
         spent {
           micro
           credits
+        }
+        series {
+          micro
         }
       }
     }
   }
 `);
 
+const INTERVALS: UsageInterval[] = ["DAY", "WEEK", "MONTH"];
 const toIso = (local: string) => (local ? new Date(local).toISOString() : null);
 
-/** Credits spent by an organisation, group or user over a period, split by group or user,
- * as bars and as CSV. */
+/** Credits spent by an organisation, group or user over a period, split by group, user or
+ * offering (GPU model), as bars, as a chart per day/week/month, and as CSV. */
 export default function UsagePage() {
   const { t, language } = useLanguage();
   const [scope, setScope] = useState<ScopeValue>({ kind: "ORGANIZATION", id: null });
-  const [by, setBy] = useState<ScopeKind | null>("GROUP");
+  const [chosenBy, setBy] = useState<UsageDimension | null>("GROUP");
+  const [interval, setInterval] = useState<UsageInterval | null>(null);
   const [since, setSince] = useState("");
   const [until, setUntil] = useState("");
+  const splits = SPLITS[scope.kind as Exclude<ScopeKind, "GLOBAL">] ?? [];
+  const by = chosenBy && splits.includes(chosenBy) ? chosenBy : null;
+  const filters = { since: toIso(since), until: toIso(until), by, interval };
   const [r] = useQuery({
-    query: UsageDocument,
-    variables: { scope: { kind: scope.kind, id: scope.id }, since: toIso(since), until: toIso(until), by },
+    query: UsageReportDocument,
+    variables: { scope: { kind: scope.kind, id: scope.id }, ...filters },
     pause: !scope.id,
   });
-  const u = r.data?.usageByScope;
-  const max = u ? u.breakdown.reduce((m, x) => (BigInt(x.spent.micro) > m ? BigInt(x.spent.micro) : m), 0n) : 0n;
+  const u = r.data?.usageReport;
+  const max = u ? u.rows.reduce((m, x) => (BigInt(x.spent.micro) > m ? BigInt(x.spent.micro) : m), 0n) : 0n;
+  const label = (x: { kind?: UsageDimension | null; id?: string | null; name?: string | null }) => rowLabel(x, t);
+  const chartRows = useMemo(() => (u ? u.rows.map((x) => ({ label: rowLabel(x, t), series: x.series.map((v) => String(v.micro)) })) : []), [u, t]);
   return (
     <Stack>
       <PageHeader title={t("nav.usage")} description={t("usage.description")} />
@@ -61,14 +75,22 @@ export default function UsagePage() {
         <ScopePicker value={scope} onChange={setScope} kinds={["ORGANIZATION", "GROUP", "USER"]} />
         <Select
           label={t("usage.by")}
-          data={[
-            { value: "GROUP", label: t("scope.GROUP") },
-            { value: "USER", label: t("scope.USER") },
-          ]}
+          data={splits.map((s) => ({ value: s, label: t(`usage.by.${s}`) }))}
           value={by}
-          onChange={(v) => setBy(v as ScopeKind | null)}
+          onChange={(v) => setBy(v as UsageDimension | null)}
           clearable
-          w={140}
+          w={190}
+          data-testid="usage-by"
+        />
+        <Select
+          label={t("usage.interval")}
+          placeholder={t("usage.interval.none")}
+          data={INTERVALS.map((i) => ({ value: i, label: t(`usage.interval.${i}`) }))}
+          value={interval}
+          onChange={(v) => setInterval(v as UsageInterval | null)}
+          clearable
+          w={150}
+          data-testid="usage-interval"
         />
         <TextInput type="datetime-local" label={t("audit.since")} value={since} onChange={(e) => setSince(e.currentTarget.value)} w={200} />
         <TextInput type="datetime-local" label={t("audit.until")} value={until} onChange={(e) => setUntil(e.currentTarget.value)} w={200} />
@@ -89,35 +111,44 @@ export default function UsagePage() {
                   </Text>
                 </Stack>
                 <Button
+                  component="a"
                   variant="default"
-                  onClick={() =>
-                    downloadCsv(
-                      `usage-${u.scope.name}.csv`,
-                      toCsv([["scope_kind", "scope", "since", "until", "spent_credits"], ...u.breakdown.map((x) => [x.scope.kind, x.scope.name, u.since, u.until, x.spent.credits]), [u.scope.kind, u.scope.name, u.since, u.until, u.spent.credits]]),
-                    )
-                  }
+                  href={usageCsvUrl({ scopeKind: scope.kind, scopeId: scope.id, ...filters })}
+                  download
+                  data-testid="usage-csv"
                 >
                   {t("ledger.csv")}
                 </Button>
               </Group>
-              {u.breakdown.length === 0 ? (
+              {u.rows.length === 0 ? (
                 <Empty>{t("usage.none")}</Empty>
               ) : (
-                <Table fz="sm">
-                  <Table.Tbody>
-                    {u.breakdown.map((x) => (
-                      <Table.Tr key={`${x.scope.kind}:${x.scope.id}`}>
-                        <Table.Td w="30%">{x.scope.name}</Table.Td>
-                        <Table.Td>
-                          <Progress value={max > 0n ? Number((BigInt(x.spent.micro) * 1000n) / max) / 10 : 0} size="lg" />
-                        </Table.Td>
-                        <Table.Td w={140} ta="right" ff="monospace">
-                          {formatCredits(x.spent.credits, language)}
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
+                <Stack>
+                  {u.interval && u.periods.length > 0 && (
+                    <Suspense fallback={<Loader size="sm" />}>
+                      <UsageSeriesChart
+                        periods={u.periods}
+                        interval={u.interval}
+                        rows={chartRows}
+                      />
+                    </Suspense>
+                  )}
+                  <Table fz="sm" data-testid="usage-table">
+                    <Table.Tbody>
+                      {u.rows.map((x) => (
+                        <Table.Tr key={`${x.kind}:${x.id}`}>
+                          <Table.Td w="30%">{label(x)}</Table.Td>
+                          <Table.Td>
+                            <Progress value={max > 0n ? Number((BigInt(x.spent.micro) * 1000n) / max) / 10 : 0} size="lg" />
+                          </Table.Td>
+                          <Table.Td w={140} ta="right" ff="monospace">
+                            {formatCredits(x.spent.credits, language)}
+                          </Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </Stack>
               )}
             </Card>
           )}
