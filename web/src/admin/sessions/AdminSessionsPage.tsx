@@ -130,10 +130,7 @@ function SessionRows({ rows, actions, showApprover }: { rows: Row[]; actions?: (
         <Table.Tr>
           <Table.Th>{t("sessions.name")}</Table.Th>
           <Table.Th>{t("sessions.owner")}</Table.Th>
-          <Table.Th>{t("sessions.group")}</Table.Th>
-          <Table.Th>{t("sessions.template")}</Table.Th>
           <Table.Th>{t("common.status")}</Table.Th>
-          {showApprover && <Table.Th>{t("sessions.approver")}</Table.Th>}
           <Table.Th>GPU</Table.Th>
           <Table.Th>{t("sessions.cost")}</Table.Th>
           <Table.Th>{t("common.created")}</Table.Th>
@@ -147,14 +144,30 @@ function SessionRows({ rows, actions, showApprover }: { rows: Row[]; actions?: (
               <Anchor component={Link} href={`/sessions/${encodeURIComponent(s.id)}`}>
                 {s.name}
               </Anchor>
+              {s.templateName && (
+                <Text size="xs" c="dimmed">
+                  {t("sessions.template")}: {s.templateName}
+                </Text>
+              )}
             </Table.Td>
-            <Table.Td>{person(s.owner)}</Table.Td>
-            <Table.Td>{s.group?.name ?? "—"}</Table.Td>
-            <Table.Td>{s.templateName ?? "—"}</Table.Td>
             <Table.Td>
-              <Badge color={STATE_COLOR[s.state]}>{t(`state.${s.state}`)}</Badge>
+              {person(s.owner)}
+              {s.group && (
+                <Text size="xs" c="dimmed">
+                  {t("sessions.group")}: {s.group.name}
+                </Text>
+              )}
             </Table.Td>
-            {showApprover && <Table.Td>{s.approver ? person(s.approver) : "—"}</Table.Td>}
+            <Table.Td style={{ whiteSpace: "nowrap" }}>
+              <Badge color={STATE_COLOR[s.state]} style={{ overflow: "visible" }}>
+                {t(`state.${s.state}`)}
+              </Badge>
+              {showApprover && s.approver && (
+                <Text size="xs" c="dimmed">
+                  {t("sessions.approver")}: {person(s.approver)}
+                </Text>
+              )}
+            </Table.Td>
             <Table.Td>{s.gpu ? `${s.gpu.offeringName} · ${s.gpu.ratio}` : t("presets.cpuOnly")}</Table.Td>
             <Table.Td>{formatCredits(s.costSoFar.credits, language)}</Table.Td>
             <Table.Td>{formatDateTime(s.createdAt, language)}</Table.Td>

@@ -79,7 +79,7 @@ export default function UsagePage() {
           value={by}
           onChange={(v) => setBy(v as UsageDimension | null)}
           clearable
-          w={190}
+          w={230}
           data-testid="usage-by"
         />
         <Select
