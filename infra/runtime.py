@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from domain.inventory.ports import StatusReport
@@ -53,11 +54,17 @@ async def start_kubernetes_clusters(container: Container) -> None:
 
 
 async def start_simulated_cluster(container: Container, runtime: Runtime) -> None:
+    from infra.cluster.reports import StatusReportBatcher
     from infra.cluster.simulated import SimulatedCluster
+
+    async def write(reports: Sequence[StatusReport]) -> None:
+        await sessions.handle_status_reports(container.sessions, cluster.cluster_id, reports)
+
+    batcher = StatusReportBatcher(write)
 
     async def on_status(report: StatusReport) -> None:
         try:
-            await sessions.handle_status_report(container.sessions, cluster.cluster_id, report)
+            await batcher.submit(report)
         except Exception:
             log.exception("status report for %s failed", report.session_id)
 

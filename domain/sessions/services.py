@@ -1133,58 +1133,97 @@ async def settle(svc: SessionServices, session_id: UUID) -> None:
 async def handle_status_report(svc: SessionServices, cluster_id: str, report: StatusReport) -> Session | None:
     """A cluster's report about one of its workloads. Reports about another cluster's
     sessions are ignored; repeated reports change nothing."""
+    return (await handle_status_reports(svc, cluster_id, [report]))[0]
+
+
+async def handle_status_reports(
+    svc: SessionServices, cluster_id: str, reports: Sequence[StatusReport]
+) -> list[Session | None]:
+    """Several reports of one cluster in one transaction, in the order given (a busy cluster
+    reports many pods starting at once; one transaction for all of them costs a fraction of
+    one each). The result holds, per report, the session as that report left it."""
     effects = _Effects()
+    results: list[Session | None] = []
     async with svc.uow() as uow:
-        s = await uow.sessions.get(report.session_id, for_update=True)
-        if (
-            s is None
-            or s.cluster_id not in (cluster_id, None)
-            or (s.cluster_id is None and s.state not in (S.PAUSING, S.STOPPING))
-        ):
-            return None
-        at = report.observed_at
-        phase = report.phase
-        if phase in (WorkloadPhase.STOPPED, WorkloadPhase.FAILED) and s.state == S.SCHEDULED and at < s.updated_at:
-            return s  # about the pod before this placement (a preempted or resumed session): stale
-        new = s
-        if phase is WorkloadPhase.STARTING and s.state == S.SCHEDULED:
-            new = s.transition(S.STARTING, at, "starting")
-        elif phase is WorkloadPhase.RUNNING and s.state in (S.SCHEDULED, S.STARTING):
-            urls = {e.name: e.url for e in report.endpoints}
-            new = replace(
-                s.transition(S.RUNNING, at, "running"),
-                endpoints=Endpoints(urls.get("vscode"), urls.get("jupyterlab"), urls.get("terminal"), urls.get("ssh")),
-            )
-        elif phase is WorkloadPhase.STOPPED:
-            if s.state == S.PAUSING:
-                new = s.transition(S.PAUSED, at, "paused")
-            elif s.state == S.STOPPING:
-                new = s.transition(S.STOPPED, at, s.state_reason or "stopped")
-            elif s.state == S.PREEMPTED:
-                new = s.transition(S.QUEUED, at, "preempted; waiting for capacity")
-            elif s.state in (S.SCHEDULED, S.STARTING, S.RUNNING):
-                final = S.STOPPING
-                new = s.transition(final, at, "completed" if s.kind is SessionKind.JOB else "the workload stopped")
-                new = new.transition(S.STOPPED, at, new.state_reason)
-                await _release_capacity(svc, uow, new, effects)
-                new = replace(new, placement=None)
-                effects.settle.append(s.id)
-        elif phase is WorkloadPhase.FAILED and not s.terminal and S.FAILED in TRANSITIONS[s.state]:
-            new = s.transition(S.FAILED, at, report.message or "the workload failed")
+        locked = any(r.phase in (WorkloadPhase.STOPPED, WorkloadPhase.FAILED) for r in reports)
+        if locked:
+            # a workload that ended may free capacity: take the capacity lock before the
+            # session locks, the order admissions take them in (no deadlock between the two)
+            await uow.capacity.lock()
+        ids = list(dict.fromkeys(r.session_id for r in reports))
+        current: dict[UUID, Session] = {
+            s.id: s for s in (await uow.sessions.get_many(ids, for_update=True) if ids else [])
+        }
+        changed = False
+        for report in reports:
+            s = current.get(report.session_id)
+            new = await _apply_report(svc, uow, cluster_id, s, report, effects)
+            if new is not None and new is not s:
+                current[new.id] = new
+                changed = True
+            results.append(new)
+        if changed or locked:  # committing returns the capacity state to the process's cache
+            await uow.commit()
+    await _run_effects(svc, effects)
+    return results
+
+
+async def _apply_report(
+    svc: SessionServices,
+    uow: SessionsUnitOfWork,
+    cluster_id: str,
+    s: Session | None,
+    report: StatusReport,
+    effects: _Effects,
+) -> Session | None:
+    """One report against the session as it stands in this transaction; writes the change."""
+    if (
+        s is None
+        or s.cluster_id not in (cluster_id, None)
+        or (s.cluster_id is None and s.state not in (S.PAUSING, S.STOPPING))
+    ):
+        return None
+    at = report.observed_at
+    phase = report.phase
+    if phase in (WorkloadPhase.STOPPED, WorkloadPhase.FAILED) and s.state == S.SCHEDULED and at < s.updated_at:
+        return s  # about the pod before this placement (a preempted or resumed session): stale
+    new = s
+    if phase is WorkloadPhase.STARTING and s.state == S.SCHEDULED:
+        new = s.transition(S.STARTING, at, "starting")
+    elif phase is WorkloadPhase.RUNNING and s.state in (S.SCHEDULED, S.STARTING):
+        urls = {e.name: e.url for e in report.endpoints}
+        new = replace(
+            s.transition(S.RUNNING, at, "running"),
+            endpoints=Endpoints(urls.get("vscode"), urls.get("jupyterlab"), urls.get("terminal"), urls.get("ssh")),
+        )
+    elif phase is WorkloadPhase.STOPPED:
+        if s.state == S.PAUSING:
+            new = s.transition(S.PAUSED, at, "paused")
+        elif s.state == S.STOPPING:
+            new = s.transition(S.STOPPED, at, s.state_reason or "stopped")
+        elif s.state == S.PREEMPTED:
+            new = s.transition(S.QUEUED, at, "preempted; waiting for capacity")
+        elif s.state in (S.SCHEDULED, S.STARTING, S.RUNNING):
+            final = S.STOPPING
+            new = s.transition(final, at, "completed" if s.kind is SessionKind.JOB else "the workload stopped")
+            new = new.transition(S.STOPPED, at, new.state_reason)
             await _release_capacity(svc, uow, new, effects)
             new = replace(new, placement=None)
             effects.settle.append(s.id)
-            await _notify(svc, uow, s.owner_id, "session_failed", f"session {s.name} failed: {new.state_reason}", s.id)
-        if new is s:
-            return s
-        if new.state in (S.STOPPED, S.PAUSED, S.QUEUED) and s.state in (S.STOPPING, S.PAUSING, S.PREEMPTED):
-            new = replace(new, cluster_id=None if new.state != S.STOPPED else s.cluster_id)
-        await uow.sessions.update(new)
-        if new.state in (S.RUNNING, S.STOPPED, S.PAUSED, S.FAILED):
-            effects.settle.append(new.id) if new.state != S.RUNNING else None
-        _publish_session(uow, new)
-        await uow.commit()
-    await _run_effects(svc, effects)
+    elif phase is WorkloadPhase.FAILED and not s.terminal and S.FAILED in TRANSITIONS[s.state]:
+        new = s.transition(S.FAILED, at, report.message or "the workload failed")
+        await _release_capacity(svc, uow, new, effects)
+        new = replace(new, placement=None)
+        effects.settle.append(s.id)
+        await _notify(svc, uow, s.owner_id, "session_failed", f"session {s.name} failed: {new.state_reason}", s.id)
+    if new is s:
+        return s
+    if new.state in (S.STOPPED, S.PAUSED, S.QUEUED) and s.state in (S.STOPPING, S.PAUSING, S.PREEMPTED):
+        new = replace(new, cluster_id=None if new.state != S.STOPPED else s.cluster_id)
+    new = await uow.sessions.update(new)
+    if new.state in (S.STOPPED, S.PAUSED, S.FAILED):
+        effects.settle.append(new.id)
+    _publish_session(uow, new)
     return new
 
 

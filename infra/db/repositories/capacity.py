@@ -64,8 +64,13 @@ class SqlCapacityStore:
     # -------------------------------------------------------------- locking and saving
 
     async def _lock_row(self) -> CapacityStateRow:
-        await self.s.execute(insert(CapacityStateRow).values(id=1, epoch=0, next_arrival=0).on_conflict_do_nothing())
-        row = await self.s.scalar(select(CapacityStateRow).where(CapacityStateRow.id == 1).with_for_update())
+        locking = select(CapacityStateRow).where(CapacityStateRow.id == 1).with_for_update()
+        row = await self.s.scalar(locking)
+        if row is None:  # the first placement of a new deployment creates the row
+            await self.s.execute(
+                insert(CapacityStateRow).values(id=1, epoch=0, next_arrival=0).on_conflict_do_nothing()
+            )
+            row = await self.s.scalar(locking)
         assert row is not None
         return row
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import BigInteger, and_, cast, delete, func, or_, select, true, update
+from sqlalchemy import BigInteger, Table, and_, cast, delete, func, or_, select, true, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -111,7 +111,7 @@ def _values(s: Session) -> dict[str, Any]:
     }
 
 
-def _session(r: SessionRow) -> Session:
+def _session(r: Any) -> Session:
     return Session(
         id=r.id,
         name=r.name,
@@ -159,37 +159,55 @@ class StaleSessionError(DomainError):
         super().__init__(CommonErrorCode.CONFLICT, "the session changed meanwhile; try again", "id")
 
 
+_SESSIONS: Table = SessionRow.__table__  # type: ignore[assignment]  # a mapped class always has a Table
+
+
 class SqlSessionRepository:
+    """Sessions are read and written with Core statements on the table (the ORM's identity map
+    and unit of work bought nothing here and cost a third of each statement's CPU), and an
+    update sends only the columns that differ from what this unit of work read or wrote."""
+
     def __init__(self, session: AsyncSession) -> None:
         self.s = session
+        self._known: dict[UUID, dict[str, Any]] = {}
 
     async def add(self, session: Session) -> None:
-        self.s.add(SessionRow(id=session.id, **_values(session)))
-        await self.s.flush()
+        values = _values(session)
+        await self.s.execute(insert(_SESSIONS).values(id=session.id, **values))
+        self._known[session.id] = values
+
+    def _read(self, r: Any) -> Session:
+        s = _session(r)
+        self._known[s.id] = _values(s)
+        return s
 
     async def get(self, session_id: UUID, *, for_update: bool = False) -> Session | None:
-        q = select(SessionRow).where(SessionRow.id == session_id)
+        q = select(_SESSIONS).where(_SESSIONS.c.id == session_id)
         if for_update:
             q = q.with_for_update()
-        r = await self.s.scalar(q.execution_options(populate_existing=True))
-        return _session(r) if r else None
+        r = (await self.s.execute(q)).first()
+        return self._read(r) if r else None
 
     async def get_many(self, ids: Sequence[UUID], *, for_update: bool = False) -> list[Session]:
-        q = select(SessionRow).where(SessionRow.id.in_(list(ids))).order_by(SessionRow.id)
+        q = select(_SESSIONS).where(_SESSIONS.c.id.in_(list(ids))).order_by(_SESSIONS.c.id)
         if for_update:
             q = q.with_for_update()
-        return [_session(r) for r in await self.s.scalars(q.execution_options(populate_existing=True))]
+        return [self._read(r) for r in await self.s.execute(q)]
 
     async def update(self, session: Session) -> Session:
         stored = replace(session, version=session.version + 1)
+        values = _values(stored)
+        known = self._known.get(session.id)
+        changed = values if known is None else {k: v for k, v in values.items() if known.get(k) != v}
+        changed["version"] = stored.version  # the optimistic check below needs the bump even if nothing else changed
         result = await self.s.execute(
-            update(SessionRow)
-            .where(SessionRow.id == session.id, SessionRow.version == session.version)
-            .values(**_values(stored))
-            .execution_options(synchronize_session=False)
+            update(_SESSIONS)
+            .where(_SESSIONS.c.id == session.id, _SESSIONS.c.version == session.version)
+            .values(**changed)
         )
         if getattr(result, "rowcount", 1) != 1:
             raise StaleSessionError()
+        self._known[session.id] = values
         return stored
 
     async def search(self, flt: SessionFilter, offset: int, limit: int) -> tuple[list[Session], int]:
@@ -341,6 +359,8 @@ class SqlVolumeRepository:
         return _volume(r) if r else None
 
     async def get_many(self, ids: Sequence[UUID]) -> list[Volume]:
+        if not ids:
+            return []
         return [_volume(r) for r in await self.s.scalars(select(VolumeRow).where(VolumeRow.id.in_(list(ids))))]
 
     async def delete(self, volume_id: UUID) -> None:

@@ -156,3 +156,57 @@ async def test_cpu_session_pause_resume_stop(container: Any, world: World, runti
     await wait_state(c, s.id, SessionState.RUNNING)
     await sessions.session_stop(c.sessions, actor, s.id)
     await wait_state(c, s.id, SessionState.STOPPED)
+
+
+async def test_status_reports_written_as_one_batch_apply_in_order(container: Any, world: World, runtime: Any) -> None:
+    from datetime import timedelta
+
+    from domain.inventory.ports import EndpointUrl, StatusReport, WorkloadPhase
+
+    c = container
+    cat = await catalog_for(c)
+    uid, _ = await make_user(c, world.org_a, unique("batch"), groups=[world.g1])
+    await fund_user(c, world.org_a, world.g1, uid, 100)
+    async with c.uow() as uow:
+        actor = await load_actor(uow, uid)
+    assert actor is not None
+    from dataclasses import replace
+
+    actor = replace(actor, active_group_id=world.g1)
+    s = await sessions.session_create(
+        c.sessions,
+        actor,
+        sessions.SessionRequest(
+            name="batch",
+            image_id=cat["image"].id,
+            preset_id=cat["preset"].id,
+            offering_id=cat["offering"].id,
+            expiry=Expiry.H1,
+        ),
+    )
+    assert s.cluster_id is not None
+    at = c.clock.now() + timedelta(milliseconds=1)
+    url = EndpointUrl("jupyterlab", "http://example.invalid/lab")
+    results = await sessions.handle_status_reports(
+        c.sessions,
+        s.cluster_id,
+        [
+            StatusReport(s.id, WorkloadPhase.STARTING, at),
+            StatusReport(s.id, WorkloadPhase.RUNNING, at, endpoints=(url,)),
+            StatusReport(s.id, WorkloadPhase.RUNNING, at),  # repeated: changes nothing
+        ],
+    )
+    assert [r.state if r else None for r in results] == [
+        SessionState.STARTING,
+        SessionState.RUNNING,
+        SessionState.RUNNING,
+    ]
+    elsewhere = await sessions.handle_status_reports(
+        c.sessions, "another-cluster", [StatusReport(s.id, WorkloadPhase.FAILED, at)]
+    )
+    assert elsewhere == [None]  # another cluster's report about this session is ignored
+    async with c.uow() as uow:
+        stored = await uow.sessions.get(s.id)
+    assert stored is not None and stored.state == SessionState.RUNNING
+    await sessions.session_stop(c.sessions, actor, s.id)
+    await wait_state(c, s.id, SessionState.STOPPED)
