@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Iterable
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 import strawberry
@@ -118,7 +119,6 @@ class AdminSessionsChange:
 
 
 # published by the session use cases when a session starts waiting for approval
-APPROVALS_TOPIC = "approvals"
 
 
 async def _pending_approvals(info: Info) -> int:
@@ -130,15 +130,25 @@ async def _pending_approvals(info: Info) -> int:
     return total
 
 
-async def _changed_in_scope(info: Info, ids: Iterable[UUID]) -> list[UUID]:
-    """The changed sessions the viewer may see (super_admins see all without reading them)."""
+def _visible_changes(info: Info, batch: Iterable[tuple[str, dict[str, Any]]]) -> list[UUID]:
+    """The changed sessions the viewer may see, judged from the events (they name the owner,
+    group and organisation), without reading the sessions."""
     actor = info.context.require_actor()
-    wanted = sorted(set(ids), key=str)
-    if actor.is_super_admin or not wanted:
-        return wanted
-    async with info.context.container.uow() as uow:
-        found = await uow.sessions.get_many(wanted)
-    return [s.id for s in found if sessions.can_see_session(actor, s)]
+    seen: set[UUID] = set()
+    for _topic, payload in batch:
+        try:
+            sid = UUID(str(payload["sessionId"]))
+            visible = actor.is_super_admin or sessions.can_see_session_of(
+                actor,
+                UUID(str(payload["ownerId"])),
+                UUID(str(payload["groupId"])),
+                UUID(str(payload["organizationId"])),
+            )
+        except (KeyError, ValueError):
+            continue
+        if visible:
+            seen.add(sid)
+    return sorted(seen, key=str)
 
 
 @strawberry.type
@@ -152,16 +162,10 @@ class AdminSessionsSubscription:
         info.context.require_actor()
         events = info.context.container.events
         every_session = sessions.session_topic("*")  # type: ignore[arg-type]  # a prefix pattern
-        async with events.subscribe(every_session, APPROVALS_TOPIC) as feed:
+        async with events.subscribe(every_session, sessions.APPROVALS_TOPIC) as feed:
             yield AdminSessionsChange(pending_approvals=await _pending_approvals(info), session_ids=[])
             async for batch in coalesced(feed):
-                ids = []
-                for _topic, payload in batch:
-                    try:
-                        ids.append(UUID(str(payload.get("sessionId"))))
-                    except ValueError:
-                        continue
-                changed = await _changed_in_scope(info, ids)
+                changed = _visible_changes(info, batch)
                 if changed:
                     yield AdminSessionsChange(
                         pending_approvals=await _pending_approvals(info),

@@ -180,6 +180,7 @@ def owner_topic(user_id: UUID) -> str:
 
 CAPACITY_TOPIC = "capacity"
 QUEUE_TOPIC = "queue"
+APPROVALS_TOPIC = "approvals"  # sessions waiting for an admin's approval
 
 
 def wallet_topic(user_id: UUID) -> str:
@@ -198,11 +199,27 @@ def _refuse(step: int, cause: DomainError) -> AdmissionRefused:
 
 
 def can_see_session(actor: Actor, s: Session) -> bool:
+    return can_see_session_of(actor, s.owner_id, s.group_id, s.organization_id)
+
+
+def can_see_session_of(actor: Actor, owner_id: UUID, group_id: UUID, organization_id: UUID) -> bool:
+    """The same rule from a session event's payload (it names the owner and the scope)."""
     return (
-        s.owner_id == actor.user_id
-        or actor.is_org_admin(s.organization_id)
-        or actor.is_group_admin(s.group_id, s.organization_id)
+        owner_id == actor.user_id
+        or actor.is_org_admin(organization_id)
+        or actor.is_group_admin(group_id, organization_id)
     )
+
+
+def session_event(s: Session) -> dict[str, str]:
+    """What every session event says: which session, its state, and whose it is."""
+    return {
+        "sessionId": str(s.id),
+        "state": s.state.value,
+        "ownerId": str(s.owner_id),
+        "groupId": str(s.group_id),
+        "organizationId": str(s.organization_id),
+    }
 
 
 def admin_session_filter(
@@ -1244,11 +1261,11 @@ async def _notify(
 
 
 def _notify_admins_later(uow: SessionsUnitOfWork, s: Session) -> None:
-    uow.publish_after_commit("approvals", {"sessionId": str(s.id), "groupId": str(s.group_id)})
+    uow.publish_after_commit(APPROVALS_TOPIC, session_event(s))
 
 
 def _publish_session(uow: SessionsUnitOfWork, s: Session) -> None:
-    payload = {"sessionId": str(s.id), "state": s.state.value, "ownerId": str(s.owner_id)}
+    payload = session_event(s)
     uow.publish_after_commit(session_topic(s.id), payload)
     uow.publish_after_commit(owner_topic(s.owner_id), payload)
 
