@@ -28,6 +28,7 @@ class Served:
     port: int
     admin_password: str
     log: Path
+    pid: int = 0
 
 
 @contextmanager
@@ -66,7 +67,7 @@ def gshare_serve(tmp: Path, *, env: dict[str, str] | None = None, timeout: float
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"gshare serve did not become ready:\n{log.read_text()[-4000:]}")
                 time.sleep(0.2)
-            yield Served(url, port, password, log)
+            yield Served(url, port, password, log, proc.pid)
         finally:
             proc.send_signal(signal.SIGTERM)
             try:
