@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,12 +12,10 @@ import pytest
 from api.context import Context
 from api.dataloaders import build_loaders
 from api.schema import build_schema
-from domain.policies import services as policies
-from domain.policies.model import PolicyScope, ResourcePolicy
 from domain.sessions import services as sessions
 from domain.tenancy.services import load_actor
-from tests.integration.sessions.test_lifecycle import catalog_for
-from tests.support.api import SYSTEM, World, fund_user, gid, make_user, unique
+from tests.integration.sessions.test_lifecycle import catalog_for, member
+from tests.support.api import World, gid, unique
 
 LIVE = "subscription { adminSessionsChanged { pendingApprovals sessionIds } }"
 
@@ -48,17 +45,7 @@ async def _next(gen: Any, within: float = 5) -> dict[str, Any]:
 async def test_admin_feed_fires_for_administered_sessions_only(container: Any, world: World, runtime: Any) -> None:
     c = container
     cat = await catalog_for(c)
-    uid, _ = await make_user(c, world.org_a, unique("live"), groups=[world.g2])
-    await fund_user(c, world.org_a, world.g2, uid, 50)
-    await policies.set_policy(
-        SYSTEM,
-        c.credits.policies,
-        c.credits.directory,
-        c.clock,
-        ResourcePolicy(PolicyScope.user(uid), approval_required=True),
-    )
-    async with c.uow() as uow:
-        actor = replace(await load_actor(uow, uid), active_group_id=world.g2)
+    actor, _ = await member(c, world, world.g2, credits=50, approval=True, prefix="live")
 
     admin = await _feed(c, world.users["org_admin"])
     foreign = await _feed(c, world.users["foreign_admin"])

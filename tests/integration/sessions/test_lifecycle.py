@@ -80,24 +80,46 @@ async def catalog_for(c: Any) -> dict[str, Any]:
     return {"offering": off, "preset": preset, "cpu": cpu, "image": image}
 
 
-async def test_gpu_session_lifecycle_and_billing(container: Any, world: World, runtime: Any) -> None:
-    c = container
-    cat = await catalog_for(c)
-    uid, _ = await make_user(c, world.org_a, unique("life"), groups=[world.g1])
-    await fund_user(c, world.org_a, world.g1, uid, 100)
+async def member(
+    c: Any, world: World, group: UUID, *, credits: int = 100, approval: bool = False, prefix: str = "m"
+) -> tuple[Any, str]:
+    """A funded member of `group` (in org A) with it as their active group, as an Actor, and
+    their token; `approval` puts their sessions behind an admin's approval."""
+    from dataclasses import replace
+
+    from domain.policies import services as policies
+    from domain.policies.model import PolicyScope, ResourcePolicy
+
+    uid, token = await make_user(c, world.org_a, unique(prefix), groups=[group])
+    if credits:
+        await fund_user(c, world.org_a, group, uid, credits)
+    if approval:
+        await policies.set_policy(
+            SYSTEM,
+            c.credits.policies,
+            c.credits.directory,
+            c.clock,
+            ResourcePolicy(PolicyScope.user(uid), approval_required=True),
+        )
     async with c.uow() as uow:
         actor = await load_actor(uow, uid)
     assert actor is not None
-    from dataclasses import replace
+    return replace(actor, active_group_id=group), token
 
-    actor = replace(actor, active_group_id=world.g1)
-    req = sessions.SessionRequest(
-        name="train",
-        image_id=cat["image"].id,
-        preset_id=cat["preset"].id,
-        offering_id=cat["offering"].id,
-        expiry=Expiry.H4,
+
+def gpu_request(cat: dict[str, Any], name: str, **extra: Any) -> sessions.SessionRequest:
+    """A session on the catalog's GPU preset and offering."""
+    return sessions.SessionRequest(
+        name=name, image_id=cat["image"].id, preset_id=cat["preset"].id, offering_id=cat["offering"].id, **extra
     )
+
+
+async def test_gpu_session_lifecycle_and_billing(container: Any, world: World, runtime: Any) -> None:
+    c = container
+    cat = await catalog_for(c)
+    actor, _ = await member(c, world, world.g1, prefix="life")
+    uid = actor.user_id
+    req = gpu_request(cat, "train", expiry=Expiry.H4)
     s = await sessions.session_create(c.sessions, actor, req)
     assert s.state == SessionState.SCHEDULED and s.hold_id is not None
     running = await wait_state(c, s.id, SessionState.RUNNING)
@@ -165,25 +187,8 @@ async def test_status_reports_written_as_one_batch_apply_in_order(container: Any
 
     c = container
     cat = await catalog_for(c)
-    uid, _ = await make_user(c, world.org_a, unique("batch"), groups=[world.g1])
-    await fund_user(c, world.org_a, world.g1, uid, 100)
-    async with c.uow() as uow:
-        actor = await load_actor(uow, uid)
-    assert actor is not None
-    from dataclasses import replace
-
-    actor = replace(actor, active_group_id=world.g1)
-    s = await sessions.session_create(
-        c.sessions,
-        actor,
-        sessions.SessionRequest(
-            name="batch",
-            image_id=cat["image"].id,
-            preset_id=cat["preset"].id,
-            offering_id=cat["offering"].id,
-            expiry=Expiry.H1,
-        ),
-    )
+    actor, _ = await member(c, world, world.g1, prefix="batch")
+    s = await sessions.session_create(c.sessions, actor, gpu_request(cat, "batch", expiry=Expiry.H1))
     assert s.cluster_id is not None
     at = c.clock.now() + timedelta(milliseconds=1)
     url = EndpointUrl("jupyterlab", "http://example.invalid/lab")

@@ -3,19 +3,16 @@ GPU queue its sessions' names; read through DataLoaders (constant statements per
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from domain.policies import services as policies
-from domain.policies.model import PolicyScope, ResourcePolicy
 from domain.sessions import services as sessions
 from domain.sessions.model import MountMode
 from domain.tenancy.services import load_actor
 from domain.volumes import services as volumes
 from domain.volumes.model import StorageClass, TemplateMount
 from tests.integration.api.test_query_count import statements
-from tests.integration.sessions.test_lifecycle import catalog_for
-from tests.support.api import SYSTEM, Gql, World, fund_user, gid, make_user, unique
+from tests.integration.sessions.test_lifecycle import catalog_for, member
+from tests.support.api import Gql, World, gid, unique
 
 FIELDS = """
   id name templateId templateName group { name } approver { username }
@@ -26,27 +23,12 @@ SESSIONS = "query($n: Int) { sessions(first: $n) { nodes {" + FIELDS + "} } }"
 QUEUE = "query { gpuQueue { sessionId sessionName } }"
 
 
-async def _requester(c: Any, world: World) -> tuple[Any, str]:
-    uid, token = await make_user(c, world.org_a, unique("named"), groups=[world.g2])
-    await fund_user(c, world.org_a, world.g2, uid, 500)
-    await policies.set_policy(
-        SYSTEM,
-        c.credits.policies,
-        c.credits.directory,
-        c.clock,
-        ResourcePolicy(PolicyScope.user(uid), approval_required=True),
-    )
-    async with c.uow() as uow:
-        actor = replace(await load_actor(uow, uid), active_group_id=world.g2)
-    return actor, token
-
-
 async def test_sessions_show_group_template_volume_and_approver_names(
     container: Any, world: World, runtime: Any, http: Any
 ) -> None:
     c = container
     cat = await catalog_for(c)
-    actor, _ = await _requester(c, world)
+    actor, _ = await member(c, world, world.g2, credits=500, approval=True, prefix="named")
     async with c.uow() as uow:
         await uow.volumes.put_storage_class(StorageClass("nfs", "NFS", True))
         await uow.commit()
@@ -100,10 +82,7 @@ async def test_the_gpu_queue_names_the_sessions_one_may_see(
 ) -> None:
     c = container
     cat = await catalog_for(c)
-    uid, token = await make_user(c, world.org_a, unique("queued"), groups=[world.g2])
-    await fund_user(c, world.org_a, world.g2, uid, 100_000)
-    async with c.uow() as uow:
-        actor = replace(await load_actor(uow, uid), active_group_id=world.g2)
+    actor, token = await member(c, world, world.g2, credits=100_000, prefix="queued")
     # more whole cards than any node has: it waits in the queue
     s = await sessions.session_create(
         c.sessions,
@@ -133,7 +112,7 @@ async def test_session_list_statements_do_not_grow_with_the_page(
 ) -> None:
     c = container
     cat = await catalog_for(c)
-    actor, _ = await _requester(c, world)
+    actor, _ = await member(c, world, world.g2, credits=500, approval=True, prefix="named")
     made = []
     for _ in range(6):
         async with c.uow() as uow:

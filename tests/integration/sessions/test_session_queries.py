@@ -3,15 +3,11 @@ administer, nobody another organisation's; approvals go to the group's admins.""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from domain.policies import services as policies
-from domain.policies.model import PolicyScope, ResourcePolicy
 from domain.sessions import services as sessions
-from domain.tenancy.services import load_actor
-from tests.integration.sessions.test_lifecycle import catalog_for
-from tests.support.api import SYSTEM, Gql, World, fund_user, gid, make_user, unique
+from tests.integration.sessions.test_lifecycle import catalog_for, member
+from tests.support.api import Gql, World, gid, unique
 
 LIST = "query { sessions(first: 100) { nodes { id name owner { username } } } }"
 MINE = "query { mySessions(first: 100) { nodes { id } } }"
@@ -23,17 +19,7 @@ async def test_session_lists_follow_the_scopes_one_administers(
 ) -> None:
     c = container
     cat = await catalog_for(c)
-    uid, token = await make_user(c, world.org_a, unique("q"), groups=[world.g2])
-    await fund_user(c, world.org_a, world.g2, uid, 20)
-    await policies.set_policy(
-        SYSTEM,
-        c.credits.policies,
-        c.credits.directory,
-        c.clock,
-        ResourcePolicy(PolicyScope.user(uid), approval_required=True),
-    )
-    async with c.uow() as uow:
-        actor = replace(await load_actor(uow, uid), active_group_id=world.g2)
+    actor, token = await member(c, world, world.g2, credits=20, approval=True, prefix="q")
     s = await sessions.session_create(
         c.sessions,
         actor,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -14,10 +13,9 @@ from domain.credits.model import AccountRef
 from domain.policies.model import ScopeChain
 from domain.sessions import services as sessions
 from domain.sessions.model import SessionState
-from domain.tenancy.services import load_actor
 from tests.integration.billing.support import charges_of
-from tests.integration.sessions.test_lifecycle import catalog_for, wait_state
-from tests.support.api import Gql, World, fund_user, gid, make_user, unique
+from tests.integration.sessions.test_lifecycle import catalog_for, member, wait_state
+from tests.support.api import Gql, World, gid, unique
 
 REPORT = """
 query($scope: ScopeInput!, $since: DateTime, $until: DateTime, $by: UsageDimension, $interval: UsageInterval) {
@@ -34,10 +32,8 @@ async def test_usage_by_offering_follows_the_session_of_each_charge(
 ) -> None:
     c = container
     cat = await catalog_for(c)
-    uid, token = await make_user(c, world.org_a, unique("usage"), groups=[world.g2])
-    await fund_user(c, world.org_a, world.g2, uid, 50)
-    async with c.uow() as uow:
-        actor = replace(await load_actor(uow, uid), active_group_id=world.g2)
+    actor, token = await member(c, world, world.g2, credits=50, prefix="usage")
+    uid = actor.user_id
     s = await sessions.session_create(
         c.sessions,
         actor,
