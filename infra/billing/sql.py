@@ -11,19 +11,31 @@ charge. The statement, in order:
    (ascending id, as `infra.credits.sql.lock_accounts` does), then their holds (the ledger's
    own order: accounts before holds). Rows read through these locks are the latest versions;
 2. computes due = floor(rate_micro × ratio_num × seconds / (ratio_den × 3600)) in exact
-   numeric arithmetic, delta = due − charged_micro, the part the hold covers and the excess
-   paid from the available balance, capped per wallet with running sums so that balance −
-   held never goes below zero (the CHECK the ledger relies on); what cannot be paid stays
-   unpaid and is billed later (the tick pauses the session first);
+   numeric arithmetic, once per session in the locking CTE (the later CTEs are inlined by
+   the planner and would recompute it), delta = due − charged_micro, the part the hold covers
+   and the excess paid from the available balance, capped per wallet with running sums (one
+   sort, one pass) so that balance − held never goes below zero (the CHECK the ledger relies
+   on); what cannot be paid stays unpaid and is billed later (the tick pauses the session
+   first);
 3. inserts one charge transfer per session with a deterministic key (and an id derived from
-   it, md5 as a uuid, so the inserted rows are matched back to their sessions by id),
-   `session:<id>:meter:<now>` for a tick, `session:<id>:settle:<hold seq>:<seconds>` for a
-   settlement, ON CONFLICT DO NOTHING; only the transfers actually inserted move anything;
+   it, md5 as a uuid), `session:<id>:meter:<now>` for a tick,
+   `session:<id>:settle:<hold seq>:<seconds>` for a settlement. A key already in the ledger
+   (a replayed tick) posts and moves nothing: one index probe per session. A key committed by
+   a concurrent tick after the statement began makes the INSERT fail on the unique key; the
+   whole transaction is rolled back and retried, and the retry sees it. (A plain INSERT after
+   the probe instead of ON CONFLICT DO NOTHING: no speculative insertion, and no join of the
+   inserted rows back to their sessions);
 4. updates the holds (covered part out; renewal to one window ahead, or closing with the
    rest released), the cached balances of wallets and consumption accounts (one aggregated
    row update each, held = sum of open holds kept), and `sessions.charged_micro` (with the
    optimistic `version` bumped, so a use case holding an older copy cannot write a stale
    amount back).
+
+Where a 100 000-session tick spends its time (`python -m tests.bench.metering`): writing the
+sessions (as much as the bare UPDATE it is compared with), inserting the transfers (heap and
+nine indexes), locking, the key probes, the reference check on the inserted transfers (a
+statement trigger, see infra/db/models/credits.py) and the hold and wallet updates (HOT:
+those tables keep half of each page free).
 
 Written as SQL text rather than SQLAlchemy Core: a dozen data-modifying and window CTEs read
 (and review) better as the SQL they are; every value is a bound parameter, and the three
@@ -39,11 +51,12 @@ from uuid import UUID
 
 from sqlalchemy import text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from domain.credits.model import AccountKind, AccountRef
 from domain.sessions.ports import BillingLine, BillingResult
-from infra.credits.sql import A, Transactor
+from infra.credits.sql import A, Transactor, sqlstate
 
 # a hold is closed only for sessions that no longer run (or wait to run)
 CLOSING_STATES = ("PAUSING", "PAUSED", "STOPPING", "STOPPED", "FAILED", "EXPIRED", "PREEMPTED", "QUEUED", "REJECTED")
@@ -61,18 +74,31 @@ _ORGS = "SELECT DISTINCT s.organization_id FROM sessions s WHERE {where}"
 
 _BILL = """
 WITH ls AS (
-    SELECT s.id, s.owner_id, s.organization_id, s.group_id, s.name, s.state, s.hold_id, s.hold_seq,
-           s.charged_micro, s.expires_at,
-           (s.gpu->>'hourly_rate_micro')::numeric AS rate,
-           split_part(s.gpu->>'ratio', '/', 1)::numeric AS rn,
-           split_part(s.gpu->>'ratio', '/', 2)::numeric AS rd,
-           s.billed_seconds + CASE WHEN s.running_since IS NULL THEN 0
-               ELSE greatest(0, floor(extract(epoch FROM (CAST(:now AS timestamptz) - s.running_since))))::bigint
-           END AS secs
+    -- what is due and the renewal target are computed here, once per session (this CTE is
+    -- materialized: later CTEs are inlined and would recompute the numeric arithmetic)
+    SELECT s.id, s.owner_id, s.organization_id, s.group_id, s.name, s.state, s.hold_id, x.closing,
+           greatest(0, div(x.rate * x.rn * x.secs, x.rd * 3600)::bigint - s.charged_micro) AS delta,
+           div(x.rate * x.rn * least(CAST(:window AS bigint), CASE WHEN s.expires_at IS NULL
+               THEN CAST(:window AS bigint)
+               ELSE greatest(60, floor(extract(epoch FROM (s.expires_at - CAST(:now AS timestamptz)))))::bigint
+               END), x.rd * 3600)::bigint AS window_cost,
+           CASE WHEN x.closing
+               THEN 'session:' || s.id || ':settle:' || s.hold_seq || ':' || x.secs
+               ELSE 'session:' || s.id || ':meter:' || CAST(:period AS text)
+           END AS key
     FROM sessions s
+    CROSS JOIN LATERAL (
+        SELECT (s.gpu->>'hourly_rate_micro')::numeric AS rate,
+               split_part(s.gpu->>'ratio', '/', 1)::numeric AS rn,
+               split_part(s.gpu->>'ratio', '/', 2)::numeric AS rd,
+               s.billed_seconds + CASE WHEN s.running_since IS NULL THEN 0
+                   ELSE greatest(0, floor(extract(epoch FROM (CAST(:now AS timestamptz) - s.running_since))))::bigint
+               END AS secs,
+               CAST(:close AS boolean) AND s.state IN {closing} AS closing
+    ) x
     WHERE {where}
     ORDER BY s.id
-    FOR UPDATE {skip}
+    FOR UPDATE OF s {skip}
 ),
 la AS (
     SELECT a.id, a.kind, a.user_id, a.organization_id, a.balance_micro, a.held_micro
@@ -86,80 +112,66 @@ la AS (
 ),
 lh AS (
     SELECT h.id, h.amount_micro, h.status
-    FROM credit_holds h
-    WHERE h.id IN (SELECT hold_id FROM ls WHERE hold_id IS NOT NULL)
+    FROM ls JOIN credit_holds h ON h.id = ls.hold_id
     ORDER BY h.id
-    FOR UPDATE
+    FOR UPDATE OF h
 ),
-base AS (
-    SELECT ls.*,
-           w.id AS wallet_id, w.balance_micro - w.held_micro AS avail,
-           c.id AS sink_id,
+b AS (
+    SELECT ls.id, ls.owner_id, ls.organization_id, ls.group_id, ls.name, ls.state, ls.hold_id, ls.closing,
+           ls.delta, ls.key,
+           w.id AS wallet_id, w.balance_micro - w.held_micro AS avail, c.id AS sink_id,
            coalesce(lh.status = 'open', false) AS hold_open,
            CASE WHEN lh.status = 'open' THEN lh.amount_micro ELSE 0 END AS hold_amt,
-           (CAST(:close AS boolean) AND ls.state IN {closing}) AS closing,
-           div(ls.rate * ls.rn * ls.secs, ls.rd * 3600)::bigint AS due
+           -- a running session's hold is renewed to one window ahead (or to its expiry)
+           CASE WHEN NOT ls.closing AND lh.status = 'open' AND ls.state = 'RUNNING' THEN ls.window_cost
+               ELSE 0 END AS target
     FROM ls
     JOIN la w ON w.kind = 'user' AND w.user_id = ls.owner_id
     JOIN la c ON c.kind = 'consumption' AND c.organization_id = ls.organization_id
     LEFT JOIN lh ON lh.id = ls.hold_id
 ),
-d AS (
-    SELECT base.*,
-           greatest(0, due - charged_micro) AS delta,
-           least(greatest(0, due - charged_micro), hold_amt) AS covered
-    FROM base
+k AS (
+    -- the hold covers what is due first; the excess is paid from the available balance
+    SELECT b.*, least(delta, hold_amt) AS covered, delta - least(delta, hold_amt) AS excess,
+           greatest(0, target - (hold_amt - least(delta, hold_amt))) AS need
+    FROM b
 ),
-e AS (
-    SELECT d.*, delta - covered AS excess,
-           sum(delta - covered) OVER (PARTITION BY wallet_id ORDER BY id) AS cum_excess,
-           sum(delta - covered) OVER (PARTITION BY wallet_id) AS wallet_excess
-    FROM d
+sums AS (
+    -- per wallet, in session order: the excess and the hold growth asked before each session
+    SELECT k.*,
+           sum(excess) OVER upto AS cum_excess, sum(need) OVER upto AS cum_need,
+           sum(excess) OVER (PARTITION BY wallet_id) AS wallet_excess
+    FROM k
+    WINDOW upto AS (PARTITION BY wallet_id ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
 ),
-p AS (
-    SELECT e.*, greatest(0, least(excess, avail - (cum_excess - excess)))::bigint AS paid_excess
-    FROM e
-),
-t AS (
-    SELECT p.*, covered + paid_excess AS amount,
-           CASE WHEN NOT closing AND hold_open AND state = 'RUNNING' THEN
-               div(rate * rn * least(CAST(:window AS bigint), CASE WHEN expires_at IS NULL THEN CAST(:window AS bigint)
-                   ELSE greatest(60, floor(extract(epoch FROM (expires_at - CAST(:now AS timestamptz)))))::bigint END),
-                   rd * 3600)::bigint
-           ELSE 0 END AS target,
+paid AS (
+    SELECT sums.*,
+           covered + greatest(0, least(excess, avail - (cum_excess - excess)))::bigint AS amount,
            -- what the excess charges leave: they are paid greedily, up to the available balance
-           avail - least(greatest(avail, 0), wallet_excess) AS avail_after,
-           CASE WHEN closing
-               THEN 'session:' || id || ':settle:' || hold_seq || ':' || secs
-               ELSE 'session:' || id || ':meter:' || CAST(:period AS text)
-           END AS key
-    FROM p
+           greatest(0, least(need, avail - least(greatest(avail, 0), wallet_excess) - (cum_need - need)))::bigint
+               AS growth
+    FROM sums
 ),
-n AS (
-    SELECT t.*, greatest(0, target - (hold_amt - covered)) AS need FROM t
-),
-g AS (
-    SELECT n.*, sum(need) OVER (PARTITION BY wallet_id ORDER BY id) AS cum_need FROM n
-),
-r AS (
-    SELECT g.*, greatest(0, least(need, avail_after - (cum_need - need)))::bigint AS growth FROM g
+res AS (
+    -- a key already in the ledger (a replayed tick or settlement) posts nothing again (one
+    -- index probe per session: LATERAL … LIMIT 1 keeps the planner from hashing the whole
+    -- ledger); a key committed by a concurrent tick after this statement began fails the
+    -- INSERT (unique), and the whole tick is retried
+    SELECT paid.*, CASE WHEN seen.one IS NULL THEN amount ELSE 0 END AS posted,
+           CASE WHEN seen.one IS NULL THEN covered ELSE 0 END AS posted_covered
+    FROM paid
+    LEFT JOIN LATERAL (
+        SELECT 1 AS one FROM credit_transfers t WHERE paid.amount > 0 AND t.idempotency_key = paid.key LIMIT 1
+    ) seen ON true
 ),
 ins AS (
     INSERT INTO credit_transfers (id, idempotency_key, kind, source_account_id, destination_account_id,
                                   amount_micro, created_at, actor_id, organization_id, group_id, user_id,
                                   hold_id, memo)
-    SELECT CAST(md5(key) AS uuid), key, 'charge', wallet_id, sink_id, amount, CAST(:now AS timestamptz), NULL,
+    SELECT CAST(md5(key) AS uuid), key, 'charge', wallet_id, sink_id, posted, CAST(:now AS timestamptz), NULL,
            organization_id, group_id, owner_id, CASE WHEN hold_open THEN hold_id END, 'session ' || name
-    FROM r
-    WHERE amount > 0
-    ON CONFLICT (idempotency_key) DO NOTHING
-    RETURNING id, amount_micro
-),
-res AS (
-    SELECT r.*,
-           coalesce(i.amount_micro, 0) AS posted,
-           CASE WHEN i.id IS NULL THEN 0 ELSE r.covered END AS posted_covered
-    FROM r LEFT JOIN ins i ON i.id = CAST(md5(r.key) AS uuid)
+    FROM res
+    WHERE posted > 0
 ),
 hold_upd AS (
     UPDATE credit_holds h
@@ -170,7 +182,6 @@ hold_upd AS (
         updated_at = CAST(:now AS timestamptz)
     FROM res
     WHERE h.id = res.hold_id AND res.hold_open AND (res.closing OR res.posted > 0 OR res.growth > 0)
-    RETURNING h.id
 ),
 moves AS (
     SELECT wallet_id AS aid, -posted AS dbal,
@@ -184,21 +195,17 @@ acct_upd AS (
     SET balance_micro = a.balance_micro + m.dbal, held_micro = a.held_micro + m.dheld
     FROM (SELECT aid, sum(dbal)::bigint AS dbal, sum(dheld)::bigint AS dheld FROM moves GROUP BY aid) m
     WHERE a.id = m.aid AND (m.dbal <> 0 OR m.dheld <> 0)
-    RETURNING a.id
 ),
 sess_upd AS (
     UPDATE sessions s
     SET charged_micro = s.charged_micro + res.posted, version = s.version + 1
     FROM res
     WHERE s.id = res.id AND res.posted > 0
-    RETURNING s.id
 ),
 summary AS (
-    SELECT (SELECT count(*) FROM res) AS n_sessions,
-           (SELECT count(*) FROM ins) AS n_transfers,
-           (SELECT coalesce(sum(amount_micro), 0) FROM ins)::bigint AS n_charged,
-           (SELECT count(*) FROM hold_upd) + (SELECT count(*) FROM acct_upd) + (SELECT count(*) FROM sess_upd)
-               AS n_rows
+    SELECT count(*) AS n_sessions, count(*) FILTER (WHERE posted > 0) AS n_transfers,
+           coalesce(sum(posted), 0)::bigint AS n_charged
+    FROM res
 )
 SELECT summary.*, l.*
 FROM summary LEFT JOIN (
@@ -293,6 +300,15 @@ class SqlBilling:
             )
             return BillingResult(int(first.n_sessions), int(first.n_transfers), int(first.n_charged), found)
 
-        result = await self.tx.run(go)
+        for attempt in range(1, self.tx.max_attempts + 1):
+            try:
+                result = await self.tx.run(go)
+                break
+            except IntegrityError as exc:
+                # a concurrent tick or settlement committed one of our keys after this
+                # statement began: rolled back whole; the retry sees the key and skips it
+                if sqlstate(exc) != "23505" or attempt == self.tx.max_attempts:
+                    raise
+                self.tx.retries += 1
         self._sinks |= opened  # only once committed: a rolled-back insert opened nothing
         return result

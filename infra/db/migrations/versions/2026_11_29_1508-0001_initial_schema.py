@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-29 12:37:00.538768
+Create Date: 2026-11-29 15:08:25.244192
 """
 
 from collections.abc import Sequence
@@ -70,6 +70,36 @@ def upgrade() -> None:
     sa.PrimaryKeyConstraint('id', name=op.f('pk_clusters')),
     sa.UniqueConstraint('name', name=op.f('uq_clusters_name'))
     )
+    op.create_table('credit_transfers',
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.Column('seq', sa.BigInteger(), sa.Identity(always=True), nullable=False),
+    sa.Column('idempotency_key', sa.String(length=200), nullable=False),
+    sa.Column('kind', sa.String(length=16), nullable=False),
+    sa.Column('source_account_id', sa.Uuid(), nullable=False),
+    sa.Column('destination_account_id', sa.Uuid(), nullable=False),
+    sa.Column('amount_micro', sa.BigInteger(), nullable=False),
+    sa.Column('created_at', postgresql.TIMESTAMP(timezone=True), nullable=False),
+    sa.Column('actor_id', sa.Uuid(), nullable=True),
+    sa.Column('organization_id', sa.Uuid(), nullable=True),
+    sa.Column('group_id', sa.Uuid(), nullable=True),
+    sa.Column('user_id', sa.Uuid(), nullable=True),
+    sa.Column('hold_id', sa.Uuid(), nullable=True),
+    sa.Column('memo', sa.Text(), server_default='', nullable=False),
+    sa.CheckConstraint("kind <> 'charge' OR (user_id IS NOT NULL AND organization_id IS NOT NULL)", name=op.f('ck_credit_transfers_charges_attributed')),
+    sa.CheckConstraint("kind IN ('allocation','take_back','refill','charge')", name=op.f('ck_credit_transfers_kind')),
+    sa.CheckConstraint('amount_micro > 0', name=op.f('ck_credit_transfers_amount_positive')),
+    sa.CheckConstraint('source_account_id <> destination_account_id', name=op.f('ck_credit_transfers_distinct_accounts')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_credit_transfers')),
+    sa.UniqueConstraint('idempotency_key', name=op.f('uq_credit_transfers_idempotency_key')),
+    sa.UniqueConstraint('seq', name=op.f('uq_credit_transfers_seq')),
+    info={'append_only': True, 'ddl': [("CREATE OR REPLACE FUNCTION gshare_check_transfer_references() RETURNS trigger LANGUAGE plpgsql AS $$\nDECLARE\n    missing boolean;\nBEGIN\n    IF (SELECT count(*) FROM new_transfers) > 64 THEN\n        EXECUTE 'SELECT EXISTS (SELECT 1 FROM (SELECT DISTINCT x.id FROM (SELECT source_account_id '\n                'FROM new_transfers UNION ALL SELECT destination_account_id FROM new_transfers) x(id)) n '\n                'WHERE NOT EXISTS (SELECT 1 FROM credit_accounts a WHERE a.id = n.id)) '\n                'OR EXISTS (SELECT 1 FROM new_transfers n WHERE n.hold_id IS NOT NULL '\n                'AND NOT EXISTS (SELECT 1 FROM credit_holds h WHERE h.id = n.hold_id))'\n        INTO missing;\n    ELSE\n        missing := EXISTS (\n            SELECT 1 FROM new_transfers n\n            WHERE NOT EXISTS (SELECT 1 FROM credit_accounts a WHERE a.id = n.source_account_id)\n               OR NOT EXISTS (SELECT 1 FROM credit_accounts a WHERE a.id = n.destination_account_id)\n               OR (n.hold_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM credit_holds h WHERE h.id = n.hold_id)));\n    END IF;\n    IF missing THEN\n        RAISE EXCEPTION 'a credit transfer names an account or hold that does not exist'\n            USING ERRCODE = 'foreign_key_violation';\n    END IF;\n    RETURN NULL;\nEND\n$$", 'DROP FUNCTION IF EXISTS gshare_check_transfer_references()'), ('CREATE TRIGGER credit_transfers_references AFTER INSERT ON credit_transfers REFERENCING NEW TABLE AS new_transfers FOR EACH STATEMENT EXECUTE FUNCTION gshare_check_transfer_references()', 'DROP TRIGGER IF EXISTS credit_transfers_references ON credit_transfers')]}
+    )
+    op.create_index('ix_credit_transfers_charge_group', 'credit_transfers', ['group_id', 'created_at'], unique=False, postgresql_where=sa.text("kind = 'charge'"))
+    op.create_index('ix_credit_transfers_charge_org', 'credit_transfers', ['organization_id', 'created_at'], unique=False, postgresql_where=sa.text("kind = 'charge'"))
+    op.create_index('ix_credit_transfers_charge_user', 'credit_transfers', ['user_id', 'created_at'], unique=False, postgresql_where=sa.text("kind = 'charge'"))
+    op.create_index(op.f('ix_credit_transfers_created_at'), 'credit_transfers', ['created_at'], unique=False)
+    op.create_index('ix_credit_transfers_destination_seq', 'credit_transfers', ['destination_account_id', 'seq'], unique=False)
+    op.create_index('ix_credit_transfers_source_seq', 'credit_transfers', ['source_account_id', 'seq'], unique=False)
     op.create_table('gpu_queue',
     sa.Column('workload_id', sa.String(length=64), nullable=False),
     sa.Column('offering', sa.String(length=100), nullable=False),
@@ -254,7 +284,9 @@ def upgrade() -> None:
     sa.ForeignKeyConstraint(['organization_id'], ['organizations.id'], name=op.f('fk_credit_accounts_organization_id_organizations'), ondelete='RESTRICT'),
     sa.ForeignKeyConstraint(['user_id'], ['users.id'], name=op.f('fk_credit_accounts_user_id_users'), ondelete='RESTRICT'),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_credit_accounts')),
-    sa.UniqueConstraint('kind', 'organization_id', 'group_id', 'user_id', name='uq_credit_accounts_owner', postgresql_nulls_not_distinct=True)
+    sa.UniqueConstraint('kind', 'organization_id', 'group_id', 'user_id', name='uq_credit_accounts_owner', postgresql_nulls_not_distinct=True),
+    info={'ddl': [("CREATE OR REPLACE FUNCTION gshare_refuse_removal() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '% rows are never deleted or re-keyed', TG_TABLE_NAME USING ERRCODE = 'P0001'; END $$", 'DROP FUNCTION IF EXISTS gshare_refuse_removal()'), ('CREATE TRIGGER credit_accounts_permanent BEFORE DELETE OR TRUNCATE OR UPDATE OF id ON credit_accounts FOR EACH STATEMENT EXECUTE FUNCTION gshare_refuse_removal()', 'DROP TRIGGER IF EXISTS credit_accounts_permanent ON credit_accounts')]},
+    postgresql_with={'fillfactor': 50}
     )
     op.create_table('credit_budgets',
     sa.Column('id', sa.Uuid(), nullable=False),
@@ -444,7 +476,9 @@ def upgrade() -> None:
     sa.ForeignKeyConstraint(['account_id'], ['credit_accounts.id'], name=op.f('fk_credit_holds_account_id_credit_accounts')),
     sa.ForeignKeyConstraint(['user_id'], ['users.id'], name=op.f('fk_credit_holds_user_id_users'), ondelete='RESTRICT'),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_credit_holds')),
-    sa.UniqueConstraint('idempotency_key', name=op.f('uq_credit_holds_idempotency_key'))
+    sa.UniqueConstraint('idempotency_key', name=op.f('uq_credit_holds_idempotency_key')),
+    info={'ddl': [('CREATE TRIGGER credit_holds_permanent BEFORE DELETE OR TRUNCATE OR UPDATE OF id ON credit_holds FOR EACH STATEMENT EXECUTE FUNCTION gshare_refuse_removal()', 'DROP TRIGGER IF EXISTS credit_holds_permanent ON credit_holds')]},
+    postgresql_with={'fillfactor': 50}
     )
     op.create_index('ix_credit_holds_open_account', 'credit_holds', ['account_id'], unique=False, postgresql_where=sa.text("status = 'open'"))
     op.create_index(op.f('ix_credit_holds_user_id'), 'credit_holds', ['user_id'], unique=False)
@@ -555,63 +589,31 @@ def upgrade() -> None:
     sa.UniqueConstraint('group_id', 'name', name=op.f('uq_templates_group_id_name'))
     )
     op.create_index(op.f('ix_templates_group_id'), 'templates', ['group_id'], unique=False)
-    op.create_table('credit_transfers',
-    sa.Column('id', sa.Uuid(), nullable=False),
-    sa.Column('seq', sa.BigInteger(), sa.Identity(always=True), nullable=False),
-    sa.Column('idempotency_key', sa.String(length=200), nullable=False),
-    sa.Column('kind', sa.String(length=16), nullable=False),
-    sa.Column('source_account_id', sa.Uuid(), nullable=False),
-    sa.Column('destination_account_id', sa.Uuid(), nullable=False),
-    sa.Column('amount_micro', sa.BigInteger(), nullable=False),
-    sa.Column('created_at', postgresql.TIMESTAMP(timezone=True), nullable=False),
-    sa.Column('actor_id', sa.Uuid(), nullable=True),
-    sa.Column('organization_id', sa.Uuid(), nullable=True),
-    sa.Column('group_id', sa.Uuid(), nullable=True),
-    sa.Column('user_id', sa.Uuid(), nullable=True),
-    sa.Column('hold_id', sa.Uuid(), nullable=True),
-    sa.Column('memo', sa.Text(), server_default='', nullable=False),
-    sa.CheckConstraint("kind <> 'charge' OR (user_id IS NOT NULL AND organization_id IS NOT NULL)", name=op.f('ck_credit_transfers_charges_attributed')),
-    sa.CheckConstraint("kind IN ('allocation','take_back','refill','charge')", name=op.f('ck_credit_transfers_kind')),
-    sa.CheckConstraint('amount_micro > 0', name=op.f('ck_credit_transfers_amount_positive')),
-    sa.CheckConstraint('source_account_id <> destination_account_id', name=op.f('ck_credit_transfers_distinct_accounts')),
-    sa.ForeignKeyConstraint(['destination_account_id'], ['credit_accounts.id'], name=op.f('fk_credit_transfers_destination_account_id_credit_accounts')),
-    sa.ForeignKeyConstraint(['hold_id'], ['credit_holds.id'], name=op.f('fk_credit_transfers_hold_id_credit_holds')),
-    sa.ForeignKeyConstraint(['source_account_id'], ['credit_accounts.id'], name=op.f('fk_credit_transfers_source_account_id_credit_accounts')),
-    sa.PrimaryKeyConstraint('id', name=op.f('pk_credit_transfers')),
-    sa.UniqueConstraint('idempotency_key', name=op.f('uq_credit_transfers_idempotency_key')),
-    sa.UniqueConstraint('seq', name=op.f('uq_credit_transfers_seq')),
-    info={'append_only': True}
-    )
-    op.create_index('ix_credit_transfers_charge_group', 'credit_transfers', ['group_id', 'created_at'], unique=False, postgresql_where=sa.text("kind = 'charge'"))
-    op.create_index('ix_credit_transfers_charge_org', 'credit_transfers', ['organization_id', 'created_at'], unique=False, postgresql_where=sa.text("kind = 'charge'"))
-    op.create_index('ix_credit_transfers_charge_user', 'credit_transfers', ['user_id', 'created_at'], unique=False, postgresql_where=sa.text("kind = 'charge'"))
-    op.create_index(op.f('ix_credit_transfers_created_at'), 'credit_transfers', ['created_at'], unique=False)
-    op.create_index('ix_credit_transfers_destination_seq', 'credit_transfers', ['destination_account_id', 'seq'], unique=False)
-    op.create_index(op.f('ix_credit_transfers_hold_id'), 'credit_transfers', ['hold_id'], unique=False)
-    op.create_index('ix_credit_transfers_source_seq', 'credit_transfers', ['source_account_id', 'seq'], unique=False)
     op.execute("CREATE OR REPLACE FUNCTION gshare_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '% is append-only', TG_TABLE_NAME USING ERRCODE = 'P0001'; END $$")
     op.execute('CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION gshare_refuse_change()')
     op.execute('CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION gshare_refuse_change()')
     op.execute('CREATE TRIGGER credit_transfers_append_only BEFORE UPDATE OR DELETE ON credit_transfers FOR EACH ROW EXECUTE FUNCTION gshare_refuse_change()')
     op.execute('CREATE TRIGGER credit_transfers_no_truncate BEFORE TRUNCATE ON credit_transfers FOR EACH STATEMENT EXECUTE FUNCTION gshare_refuse_change()')
+    op.execute("CREATE OR REPLACE FUNCTION gshare_check_transfer_references() RETURNS trigger LANGUAGE plpgsql AS $$\nDECLARE\n    missing boolean;\nBEGIN\n    IF (SELECT count(*) FROM new_transfers) > 64 THEN\n        EXECUTE 'SELECT EXISTS (SELECT 1 FROM (SELECT DISTINCT x.id FROM (SELECT source_account_id '\n                'FROM new_transfers UNION ALL SELECT destination_account_id FROM new_transfers) x(id)) n '\n                'WHERE NOT EXISTS (SELECT 1 FROM credit_accounts a WHERE a.id = n.id)) '\n                'OR EXISTS (SELECT 1 FROM new_transfers n WHERE n.hold_id IS NOT NULL '\n                'AND NOT EXISTS (SELECT 1 FROM credit_holds h WHERE h.id = n.hold_id))'\n        INTO missing;\n    ELSE\n        missing := EXISTS (\n            SELECT 1 FROM new_transfers n\n            WHERE NOT EXISTS (SELECT 1 FROM credit_accounts a WHERE a.id = n.source_account_id)\n               OR NOT EXISTS (SELECT 1 FROM credit_accounts a WHERE a.id = n.destination_account_id)\n               OR (n.hold_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM credit_holds h WHERE h.id = n.hold_id)));\n    END IF;\n    IF missing THEN\n        RAISE EXCEPTION 'a credit transfer names an account or hold that does not exist'\n            USING ERRCODE = 'foreign_key_violation';\n    END IF;\n    RETURN NULL;\nEND\n$$")
+    op.execute('CREATE TRIGGER credit_transfers_references AFTER INSERT ON credit_transfers REFERENCING NEW TABLE AS new_transfers FOR EACH STATEMENT EXECUTE FUNCTION gshare_check_transfer_references()')
+    op.execute("CREATE OR REPLACE FUNCTION gshare_refuse_removal() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '% rows are never deleted or re-keyed', TG_TABLE_NAME USING ERRCODE = 'P0001'; END $$")
+    op.execute('CREATE TRIGGER credit_accounts_permanent BEFORE DELETE OR TRUNCATE OR UPDATE OF id ON credit_accounts FOR EACH STATEMENT EXECUTE FUNCTION gshare_refuse_removal()')
+    op.execute('CREATE TRIGGER credit_holds_permanent BEFORE DELETE OR TRUNCATE OR UPDATE OF id ON credit_holds FOR EACH STATEMENT EXECUTE FUNCTION gshare_refuse_removal()')
     # ### end Alembic commands ###
 
 
 def downgrade() -> None:
     # ### commands auto generated by Alembic - please adjust! ###
+    op.execute('DROP TRIGGER IF EXISTS credit_holds_permanent ON credit_holds')
+    op.execute('DROP TRIGGER IF EXISTS credit_accounts_permanent ON credit_accounts')
+    op.execute('DROP FUNCTION IF EXISTS gshare_refuse_removal()')
+    op.execute('DROP TRIGGER IF EXISTS credit_transfers_references ON credit_transfers')
+    op.execute('DROP FUNCTION IF EXISTS gshare_check_transfer_references()')
     op.execute('DROP TRIGGER IF EXISTS credit_transfers_no_truncate ON credit_transfers')
     op.execute('DROP TRIGGER IF EXISTS credit_transfers_append_only ON credit_transfers')
     op.execute('DROP TRIGGER IF EXISTS audit_log_no_truncate ON audit_log')
     op.execute('DROP TRIGGER IF EXISTS audit_log_append_only ON audit_log')
     op.execute('DROP FUNCTION IF EXISTS gshare_refuse_change()')
-    op.drop_index('ix_credit_transfers_source_seq', table_name='credit_transfers')
-    op.drop_index(op.f('ix_credit_transfers_hold_id'), table_name='credit_transfers')
-    op.drop_index('ix_credit_transfers_destination_seq', table_name='credit_transfers')
-    op.drop_index(op.f('ix_credit_transfers_created_at'), table_name='credit_transfers')
-    op.drop_index('ix_credit_transfers_charge_user', table_name='credit_transfers', postgresql_where=sa.text("kind = 'charge'"))
-    op.drop_index('ix_credit_transfers_charge_org', table_name='credit_transfers', postgresql_where=sa.text("kind = 'charge'"))
-    op.drop_index('ix_credit_transfers_charge_group', table_name='credit_transfers', postgresql_where=sa.text("kind = 'charge'"))
-    op.drop_table('credit_transfers')
     op.drop_index(op.f('ix_templates_group_id'), table_name='templates')
     op.drop_table('templates')
     op.drop_index(op.f('ix_sessions_state'), table_name='sessions')
@@ -677,6 +679,13 @@ def downgrade() -> None:
     op.drop_table('offerings')
     op.drop_index(op.f('ix_gpu_queue_offering'), table_name='gpu_queue')
     op.drop_table('gpu_queue')
+    op.drop_index('ix_credit_transfers_source_seq', table_name='credit_transfers')
+    op.drop_index('ix_credit_transfers_destination_seq', table_name='credit_transfers')
+    op.drop_index(op.f('ix_credit_transfers_created_at'), table_name='credit_transfers')
+    op.drop_index('ix_credit_transfers_charge_user', table_name='credit_transfers', postgresql_where=sa.text("kind = 'charge'"))
+    op.drop_index('ix_credit_transfers_charge_org', table_name='credit_transfers', postgresql_where=sa.text("kind = 'charge'"))
+    op.drop_index('ix_credit_transfers_charge_group', table_name='credit_transfers', postgresql_where=sa.text("kind = 'charge'"))
+    op.drop_table('credit_transfers')
     op.drop_table('clusters')
     op.drop_table('capacity_state')
     op.drop_index('ix_callback_jtis_expires_at', table_name='callback_jtis')
