@@ -41,15 +41,24 @@ WEB_DIST = Path(__file__).resolve().parent.parent / "web" / "dist"
 async def _actor_from_credentials(
     container: Container, bearer: str | None, cookie: str | None
 ) -> tuple[Actor | None, str | None]:
+    credential, method = (bearer, "token") if bearer else (cookie, "cookie") if cookie else (None, None)
+    if credential is None:
+        return None, None
+    cache = container.actors
+    actor = cache.get(credential)
+    if actor is not None:
+        return actor, method
+    generation = cache.generation
     async with container.uow() as uow:
         if bearer:
-            actor = await tenancy.actor_from_token(uow, container.clock, bearer)
-            await uow.commit()  # records last-used
-            return actor, "token" if actor else None
-        if cookie:
-            actor = await tenancy.actor_from_login_session(uow, container.clock, cookie)
-            return actor, "cookie" if actor else None
-    return None, None
+            actor = await tenancy.actor_from_token(uow, container.clock, credential)
+            await uow.commit()  # records last-used (at most once a minute)
+        else:
+            actor = await tenancy.actor_from_login_session(uow, container.clock, credential)
+    if actor is None:
+        return None, None
+    cache.put(credential, actor, generation)
+    return actor, method
 
 
 def _bearer(value: str | None) -> str | None:

@@ -14,6 +14,7 @@ from domain.ports import EventBus
 from domain.sessions.ports import UsageStore
 from domain.sessions.services import SessionServices
 from domain.tenancy.auth import PasswordHasher, SecretGenerator
+from infra.actor_cache import ActorCache
 from infra.billing.sql import SqlBilling
 from infra.cluster.registry import ClusterAdapters
 from infra.credits.wiring import CreditsAdapters, sql_adapters
@@ -42,6 +43,7 @@ class Container:
     clusters: ClusterAdapters
     usage: UsageStore
     sessions: SessionServices
+    actors: ActorCache = field(default_factory=ActorCache)
     extras: dict[str, Any] = field(default_factory=dict)
 
     async def aclose(self) -> None:
@@ -73,6 +75,8 @@ def build_container(
     )
     bus: EventBus = events or (RedisEventBus(settings.redis_url) if settings.redis_url else InProcessEventBus())
     uow = SqlUnitOfWorkFactory(make_sessionmaker(engine), bus)
+    actors = ActorCache(settings.actor_cache_seconds)
+    uow.commit_listeners.append(actors.on_committed)
     the_clock = clock or SystemClock()
     ids = UuidGenerator()
     credits = sql_adapters(engine)
@@ -106,4 +110,5 @@ def build_container(
         clusters=clusters,
         usage=usage,
         sessions=sessions,
+        actors=actors,
     )

@@ -1,6 +1,7 @@
 """What runs beside the API in a serving process: the cluster adapters (the simulated cluster
 in the embedded default, with its inventory registered in the database) and the usage
-sampler feeding the UsageStore and live subscriptions."""
+sampler feeding the UsageStore and live subscriptions, and the actor cache following other
+processes' changes to users."""
 
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ class Runtime:
 
 async def start_runtime(container: Container) -> Runtime:
     runtime = Runtime(container)
+    # other processes' changes to users reach this process's actor cache
+    runtime.tasks.append(asyncio.create_task(container.actors.follow(container.events)))
     if container.settings.use_simulated_cluster:
         await start_simulated_cluster(container, runtime)
     await start_kubernetes_clusters(container)

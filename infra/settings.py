@@ -38,6 +38,11 @@ class Settings(BaseSettings):
     simulated_cluster: bool | None = Field(default=None, description="default: on in embedded mode")
     simulated_start_delay: float = Field(default=2.0, description="seconds a simulated pod takes to start")
     hold_window_seconds: int = Field(default=3600, description="how far ahead a session's credit hold reaches")
+    actor_cache_seconds: float = Field(
+        default=10.0,
+        description="how long a resolved token or login cookie is reused without reading it again (0: never); "
+        "changes to the user forget it at once",
+    )
     admission_concurrency: int = Field(
         default=8, description="admissions in flight per process (the rest wait in line)"
     )

@@ -57,7 +57,8 @@ class Page:
 
 
 def user_topic(user_id: UUID) -> str:
-    """EventBus topic announcing that a user's account, roles or memberships changed."""
+    """EventBus topic announcing that a user's account, roles, memberships, active group or
+    credentials (a token revoked, a login ended) changed."""
     return f"user:{user_id}"
 
 
@@ -576,7 +577,10 @@ async def login_session_start(
 
 
 async def login_session_end(uow: UnitOfWork, secret: str) -> None:
+    session = await uow.credentials.get_login_session(digest(secret))
     await uow.credentials.delete_login_session(digest(secret))
+    if session is not None:
+        _announce(uow, session.user_id)  # the cookie no longer names anyone
 
 
 async def actor_from_login_session(uow: UnitOfWork, clock: Clock, secret: str) -> Actor | None:
@@ -652,6 +656,7 @@ async def token_revoke(uow: UnitOfWork, actor: Actor, clock: Clock, token_id: UU
         now = clock.now()
         await uow.credentials.revoke_token(token.id, now)
         token = replace(token, revoked_at=now)
+        _announce(uow, token.user_id)  # the token no longer names anyone
     return token
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any
 
@@ -20,6 +21,8 @@ from infra.db.repositories.sessions import (
 )
 from infra.db.repositories.tenancy import SqlCredentialRepository, SqlTenancyRepository
 
+CommitListener = Callable[[Sequence[tuple[str, dict[str, Any]]]], None]
+
 
 class SqlUnitOfWork:
     def __init__(
@@ -27,10 +30,12 @@ class SqlUnitOfWork:
         sessionmaker: async_sessionmaker[AsyncSession],
         events: EventBus | None = None,
         capacity_cache: CapacityCache | None = None,
+        commit_listeners: Sequence[CommitListener] = (),
     ) -> None:
         self._sessionmaker = sessionmaker
         self._events = events
         self._capacity_cache = capacity_cache or CapacityCache()
+        self._commit_listeners = commit_listeners
         self._pending: list[tuple[str, dict[str, Any]]] = []
 
     async def __aenter__(self) -> SqlUnitOfWork:
@@ -65,6 +70,8 @@ class SqlUnitOfWork:
             raise
         self.capacity.after_commit()
         pending, self._pending = self._pending, []
+        for listener in self._commit_listeners:  # this process's caches, before anyone can read again
+            listener(pending)
         if self._events is not None:
             for topic, payload in pending:
                 await self._events.publish(topic, payload)
@@ -85,6 +92,7 @@ class SqlUnitOfWorkFactory:
         self.sessionmaker = sessionmaker
         self.events = events
         self.capacity_cache = CapacityCache()
+        self.commit_listeners: list[CommitListener] = []
 
     def __call__(self) -> SqlUnitOfWork:
-        return SqlUnitOfWork(self.sessionmaker, self.events, self.capacity_cache)
+        return SqlUnitOfWork(self.sessionmaker, self.events, self.capacity_cache, self.commit_listeners)

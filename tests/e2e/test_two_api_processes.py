@@ -1,9 +1,11 @@
 """Two API processes on one PostgreSQL and one Redis: a change made through one reaches a
-subscriber connected to the other (events fan out through Redis pub/sub)."""
+subscriber connected to the other (events fan out through Redis pub/sub), and a user
+deactivated through one is refused by the other at once, not when its actor cache expires."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -103,3 +105,23 @@ def test_a_change_through_one_process_reaches_a_subscriber_on_the_other(
                         return int(balance)
 
         assert asyncio.run(scenario()) == 7_000_000
+
+        # the token was resolved (and cached) on B; deactivating the user through A reaches B's
+        # cache through Redis well before its 10 s expiry
+        me = "query { me { username } }"
+        headers = {"authorization": f"Bearer {token}"}
+        assert httpx.post(b.url + "/graphql", json={"query": me}, headers=headers).json()["data"]["me"]
+        ok(
+            gql(
+                admin,
+                "mutation($i: UserUpdateInput!) { userUpdate(input: $i) { user { id } errors { code } } }",
+                i={"id": user, "isActive": False},
+            )["userUpdate"]
+        )
+        deadline = time.monotonic() + 3
+        while True:
+            body = httpx.post(b.url + "/graphql", json={"query": me}, headers=headers).json()
+            if body.get("errors") or not (body.get("data") or {}).get("me"):
+                break
+            assert time.monotonic() < deadline, "process B still accepts a deactivated user's token"
+            time.sleep(0.05)
