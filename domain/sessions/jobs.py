@@ -103,11 +103,18 @@ def hold_runs_out(s: Session, hold_micro: int, unpaid_micro: int, tick_seconds: 
 
 async def _announce_wallets(svc: SessionServices) -> None:
     """The tick moved money in one SQL transaction, past the ledger's own announcements: tell
-    the owners of running sessions that their wallets changed (live wallet views)."""
-    async with svc.uow() as uow:
-        for owner in await uow.sessions.owners_in(frozenset({SessionState.RUNNING})):
-            uow.publish_after_commit(sessions.wallet_topic(owner), {"userId": str(owner)})
-        await uow.commit()
+    the owners of running sessions that their wallets changed (live wallet views).
+
+    Best effort: the money is committed already, and live views refresh on the next tick. An
+    event bus that is down (a Redis restart) must not fail the tick, which would skip the
+    pauses below and have the whole tick redelivered."""
+    try:
+        async with svc.uow() as uow:
+            for owner in await uow.sessions.owners_in(frozenset({SessionState.RUNNING})):
+                uow.publish_after_commit(sessions.wallet_topic(owner), {"userId": str(owner)})
+            await uow.commit()
+    except Exception as exc:
+        log.warning("metering: could not announce the charged wallets: %s", exc)
 
 
 async def meter(svc: SessionServices, *, tick_seconds: int = 60) -> MeterOutcome:

@@ -1,17 +1,23 @@
-"""A funded group with three members and a monthly refill schedule, on the test database."""
+"""Worlds on the test database: a funded group with three members and a monthly refill
+schedule; running GPU sessions with holds for the metering tests."""
 
 from __future__ import annotations
 
-from datetime import datetime
+import itertools
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from fractions import Fraction
 from typing import cast
-from uuid import UUID
+from uuid import UUID, uuid4
 
-from sqlalchemy import Table, func, select
+from sqlalchemy import Table, func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from domain.common.clock import FrozenClock
+from domain.common.money import cost_micro
 from domain.credits import services as svc
-from domain.credits.model import AccountRef
+from domain.credits.model import AccountRef, Attribution, HoldRequest, TransferKind, TransferRequest
 from domain.credits.refills import RefillCadence, RefillMode
 from infra.credits.directory import SqlDirectory
 from infra.credits.sql import SqlLedger, SqlRefillSchedules
@@ -87,6 +93,177 @@ async def balance(engine: AsyncEngine, user: UUID) -> int:
 
 
 def month_start(year: int, month: int) -> datetime:
-    from datetime import UTC
-
     return datetime(year, month, 1, tzinfo=UTC)
+
+
+# ------------------------------------------------------------------------ metering (issue 7)
+
+METER_RATE_MICRO = 1_000_007  # per card-hour: not a round number, so flooring shows
+METER_RATIO = Fraction(1, 4)
+
+
+@dataclass(frozen=True)
+class MeterWorld:
+    world: World
+    sessions: dict[UUID, UUID]  # session id → owner
+    running_since: datetime  # whole seconds
+    funded_micro: int  # each owner's wallet before any charge
+
+
+async def metering_world(engine: AsyncEngine, per_user: int = 2, wallet: int = 100) -> MeterWorld:
+    """RUNNING quarter-card sessions (`per_user` for each of three members) on real rows, each
+    with an open one-hour hold reserved through the ledger on a wallet funded through the
+    ledger (system → org → group → member), so every cached balance is what the transfers say.
+    They have been running for ten minutes."""
+    now = datetime.now(UTC).replace(microsecond=0)
+    w = World(clock=FrozenClock(now))
+    await seed_tenancy(engine, w)
+    ledger = SqlLedger(engine)
+    owners = members(w)
+    tag = w.group.hex[:8]
+    chain = [AccountRef.system(), AccountRef.organization(w.org), AccountRef.group(w.group)]
+    for i, (source, destination) in enumerate(itertools.pairwise(chain)):
+        await ledger.post(
+            TransferRequest(
+                uuid4(), f"meter-fund-{tag}-{i}", TransferKind.ALLOCATION, source, destination, 10_000 * C, now
+            )
+        )
+    for user in owners:
+        await ledger.post(
+            TransferRequest(
+                uuid4(),
+                f"meter-fund-{tag}-{user}",
+                TransferKind.ALLOCATION,
+                AccountRef.group(w.group),
+                AccountRef.user(user),
+                wallet * C,
+                now,
+            )
+        )
+    image, offering = uuid4(), uuid4()
+    gpu = json.dumps(
+        {
+            "offering_id": str(offering),
+            "offering_name": "A100-80GB",
+            "vram_mib": 20480,
+            "cores": 25,
+            "cards": 1,
+            "exclusive": False,
+            "shared": False,
+            "ratio": f"{METER_RATIO.numerator}/{METER_RATIO.denominator}",
+            "hourly_rate_micro": METER_RATE_MICRO,
+            "forced_kind": None,
+        }
+    )
+    since = now - timedelta(minutes=10)
+    sessions: dict[UUID, UUID] = {}
+    async with engine.begin() as conn:
+        await conn.execute(
+            text(
+                "INSERT INTO images (id, name, reference, scope, description) "
+                "VALUES (:id, 'meter', 'meter:latest', 'global', '')"
+            ),
+            {"id": image},
+        )
+        await conn.execute(
+            text(
+                "INSERT INTO offerings (id, vendor, name, vram_mib, cores, min_cuda, hourly_rate_micro, "
+                "resource_name, description, enabled) "
+                "VALUES (:id, 'NVIDIA', 'A100-80GB', 81920, 100, '11.0', :rate, 'nvidia.com/gpu', '', true)"
+            ),
+            {"id": offering, "rate": METER_RATE_MICRO},
+        )
+    hour = cost_micro(METER_RATE_MICRO, METER_RATIO, 3600)
+    for user in owners:
+        for i in range(per_user):
+            sid = uuid4()
+            hold = await ledger.reserve(
+                HoldRequest(uuid4(), f"session:{sid}:hold:1", user, hour, now, Attribution(w.org, w.group, user))
+            )
+            async with engine.begin() as conn:
+                await conn.execute(
+                    text(
+                        """
+                        INSERT INTO sessions (id, name, owner_id, organization_id, group_id, kind, state,
+                            state_reason, image_id, image_reference, offering_id, cpu_millicores, memory_mib,
+                            shm_mib, disk_gib, gpu, expiry, priority, preemptible, env, mounts, hold_id,
+                            hold_seq, running_since, billed_seconds, charged_micro, endpoints, version,
+                            created_at, updated_at, started_at)
+                        VALUES (:id, :name, :owner, :org, :group, 'interactive', 'RUNNING', 'running', :image,
+                            'meter:latest', :offering, 1000, 2048, 256, 10, CAST(:gpu AS jsonb), 'none', 0, false,
+                            '{}', '[]', :hold, 1, :since, 0, 0, '{}', 0, :since, :since, :since)
+                        """
+                    ),
+                    {
+                        "id": sid,
+                        "name": f"meter-{i}",
+                        "owner": user,
+                        "org": w.org,
+                        "group": w.group,
+                        "image": image,
+                        "offering": offering,
+                        "gpu": gpu,
+                        "hold": hold.hold.id,
+                        "since": since,
+                    },
+                )
+            sessions[sid] = user
+    return MeterWorld(w, sessions, since, wallet * C)
+
+
+async def meter_charges(engine: AsyncEngine, session_id: UUID) -> dict[str, int]:
+    """The session's metering charges: idempotency key → amount."""
+    async with engine.connect() as conn:
+        rows = await conn.execute(
+            select(T.c.idempotency_key, T.c.amount_micro).where(
+                T.c.idempotency_key.like(f"session:{session_id}:meter:%")
+            )
+        )
+        return {row[0]: int(row[1]) for row in rows}
+
+
+async def assert_metered_exactly(engine: AsyncEngine, mw: MeterWorld) -> dict[UUID, int]:
+    """Every session was charged exactly what it owes up to its latest charge, to the micro-credit:
+    the sum of its charges is its `charged_micro`, and is the cost of its seconds up to the
+    instant the latest charge names. Every wallet is its funding minus its charges, and holds
+    what its open holds say; every cached balance is what the transfers say; the ledger sums to
+    zero. Returns the number of charges (ticks that billed) per session."""
+    ticks: dict[UUID, int] = {}
+    spent: dict[UUID, int] = {}
+    async with engine.connect() as conn:
+        charged = {
+            row[0]: int(row[1])
+            for row in await conn.execute(
+                text("SELECT id, charged_micro FROM sessions WHERE id = ANY(:ids)"), {"ids": list(mw.sessions)}
+            )
+        }
+    for sid, owner in mw.sessions.items():
+        charges = await meter_charges(engine, sid)
+        assert charges, f"session {sid} was never billed"
+        latest = max(datetime.strptime(k.rsplit(":", 1)[1], "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC) for k in charges)
+        seconds = int((latest - mw.running_since).total_seconds())
+        owed = cost_micro(METER_RATE_MICRO, METER_RATIO, seconds)
+        assert sum(charges.values()) == charged[sid] == owed, (sid, charges, charged[sid], owed)
+        ticks[sid] = len(charges)
+        spent[owner] = spent.get(owner, 0) + owed
+    for owner, total in spent.items():
+        assert await balance(engine, owner) == mw.funded_micro - total, owner
+    async with engine.connect() as conn:
+        total = (await conn.execute(text("SELECT coalesce(sum(balance_micro), 0) FROM credit_accounts"))).scalar()
+        assert total == 0, "credits were created or destroyed"
+        drift = (
+            await conn.execute(
+                text(
+                    """
+                    SELECT a.id FROM credit_accounts a
+                    WHERE a.balance_micro <>
+                            coalesce((SELECT sum(amount_micro) FROM credit_transfers WHERE destination_account_id = a.id), 0)
+                          - coalesce((SELECT sum(amount_micro) FROM credit_transfers WHERE source_account_id = a.id), 0)
+                       OR a.held_micro <> coalesce((SELECT sum(amount_micro) FROM credit_holds h
+                                                    WHERE h.account_id = a.id AND h.status = 'open'), 0)
+                    """
+                )
+            )
+        ).all()
+        assert not drift, f"cached balances drifted from transfers/holds: {drift}"
+    return ticks

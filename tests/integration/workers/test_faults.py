@@ -1,6 +1,7 @@
 """Fault tests against real PostgreSQL and a real Redis, with real `gshare worker` processes
-(`python -m workers.main`): SIGKILL between the commit and the ack, a Redis restart mid-run,
-and two workers racing for the same periods. Every wait is bounded."""
+(`python -m workers.main`): SIGKILL between the commit and the ack, a Redis restart mid-run
+(for the refills and for the metering tick), and two workers racing for the same periods.
+Every wait is bounded."""
 
 from __future__ import annotations
 
@@ -19,12 +20,22 @@ from domain.operations.model import JobRun, RunOutcome
 from infra.db.base import make_engine
 from infra.periodic.runs import SqlJobRuns
 from tests.integration.workers.conftest import PrivateRedis, Workers, free_port
-from tests.integration.workers.support import C, balance, members, refill_transfers, refill_world
+from tests.integration.workers.support import (
+    C,
+    assert_metered_exactly,
+    balance,
+    members,
+    meter_charges,
+    metering_world,
+    refill_transfers,
+    refill_world,
+)
 
 pytestmark = pytest.mark.timeout(60)
 
 REFILLS = "credits.refills"
 PURGE = "tenancy.purge_login_sessions"
+METER = "sessions.meter"
 
 
 async def job_runs(database_url: str, job: str) -> list[JobRun]:
@@ -199,5 +210,116 @@ async def claimers(database_url: str) -> set[str]:
     try:
         async with engine.connect() as conn:
             return {row[0] for row in await conn.execute(text("SELECT DISTINCT claimed_by FROM periodic_runs"))}
+    finally:
+        await engine.dispose()
+
+
+# ------------------------------------------------------------------ metering (issue 7)
+
+
+@pytest.mark.parametrize("kill_point", ["before_ack", "after_work"])
+async def test_sigkill_between_commit_and_ack_then_restart_meters_exactly_once(
+    workers: Workers, private_redis: PrivateRedis, tmp_path: Path, kill_point: str
+) -> None:
+    """The metering actor killed after its tick committed: before_ack (the run record says
+    succeeded, the message is not acked) or after_work (the run record did not commit). The
+    restarted worker gets the message again; the killed tick's charge exists exactly once, and
+    every session and wallet is right to the micro-credit."""
+    url = workers.database_url
+    engine = make_engine(url, pool_size=2)
+    try:
+        mw = await metering_world(engine)
+        # one period a day: nothing but the killed tick and its redelivery meters in this test
+        periods = f"{METER}=86400,{REFILLS}=86400,{PURGE}=86400"
+        marker = tmp_path / "killed"
+        first = workers.spawn(
+            periods,
+            GSHARE_TEST_KILL_POINT=kill_point,
+            GSHARE_TEST_KILL_ACTOR=METER,
+            GSHARE_TEST_KILL_MARKER=str(marker),
+        )
+        assert first.process.wait(30) == -9, first.log()[-3000:]
+        assert marker.exists()
+        # the tick committed before the kill: one charge per session, exact
+        assert await assert_metered_exactly(engine, mw) == dict.fromkeys(mw.sessions, 1)
+        killed = {sid: await meter_charges(engine, sid) for sid in mw.sessions}
+        [run] = await job_runs(url, METER)
+        assert run.attempts == 1
+        assert run.outcome is (RunOutcome.SUCCEEDED if kill_point == "before_ack" else RunOutcome.RUNNING)
+        assert unacked(private_redis) >= 1  # the dead worker holds the message unacked
+
+        second = workers.spawn(periods)  # the marker keeps the fault from firing again
+        if kill_point == "before_ack":
+            second.wait_for_log("already succeeded: duplicate delivery ignored", timeout=20)
+        else:
+
+            async def rerun_finished() -> bool:
+                return (await job_runs(url, METER))[0].outcome is RunOutcome.SUCCEEDED
+
+            await wait_until(rerun_finished, 20, "the redelivered metering run")
+
+        async def acked() -> bool:
+            return unacked(private_redis) == 0
+
+        await wait_until(acked, 10, "the ack")
+        assert second.terminate() == 0
+
+        ticks = await assert_metered_exactly(engine, mw)
+        for sid, charges in killed.items():  # the killed tick's charge: still there, once, unchanged
+            now = await meter_charges(engine, sid)
+            assert {key: now.get(key) for key in charges} == charges
+        [run] = await job_runs(url, METER)
+        assert run.outcome is RunOutcome.SUCCEEDED
+        if kill_point == "before_ack":
+            assert ticks == dict.fromkeys(mw.sessions, 1)  # the redelivery charged nothing
+        else:
+            # the redelivery ran the tick again, seconds later: it charged those seconds only
+            # (what is due is recomputed from the seconds), so each session is still exact
+            assert run.attempts == 2
+            assert ticks == dict.fromkeys(mw.sessions, 2)
+    finally:
+        await engine.dispose()
+
+
+async def test_redis_restart_mid_run_loses_and_doubles_no_metering_tick(
+    workers: Workers, private_redis: PrivateRedis
+) -> None:
+    url = workers.database_url
+    engine = make_engine(url, pool_size=2)
+    try:
+        mw = await metering_world(engine)
+        worker = workers.spawn(f"{METER}=1,{REFILLS}=86400,{PURGE}=86400")
+        worker.wait_for_log("running (", timeout=15)
+
+        async def succeeded_since(since: datetime, n: int) -> bool:
+            runs = await job_runs(url, METER)
+            return sum(1 for r in runs if r.outcome is RunOutcome.SUCCEEDED and r.period.start >= since) >= n
+
+        await wait_until(lambda: succeeded_since(datetime.min.replace(tzinfo=UTC), 2), 15, "ticks before the restart")
+        down_at = datetime.now(UTC)
+        private_redis.stop()
+        await asyncio.sleep(2.5)  # ticks come due while the broker is down
+        private_redis.start()
+        up_at = datetime.now(UTC)
+        await wait_until(lambda: succeeded_since(up_at, 3), 20, "ticks after the restart")
+        await asyncio.sleep(3)  # let the sweep settle what the restart lost
+        assert worker.terminate() == 0
+        log = worker.log()
+
+        runs = await job_runs(url, METER)
+        settled = [r for r in runs if r.period.end <= up_at + timedelta(seconds=3)]
+        assert_each_period_once(settled, 1)  # no tick lost (none skipped), none run twice
+        assert [r for r in settled if down_at - timedelta(seconds=1) <= r.period.start <= up_at], (
+            "no tick fell in the outage"
+        )
+        assert "could not enqueue" in log  # the outage was real and seen by the scheduler
+        # and the money: each session owes exactly its seconds up to its latest charge, and was
+        # charged at most once per tick that ran (never twice for the same seconds)
+        ticks = await assert_metered_exactly(engine, mw)
+        ran = sum(1 for r in runs if r.outcome is RunOutcome.SUCCEEDED)
+        assert all(3 <= n <= ran for n in ticks.values()), (ticks, ran)
+        keys = [key for sid in mw.sessions for key in await meter_charges(engine, sid)]
+        latest = max(keys)
+        assert latest.rsplit(":", 1)[1] >= f"{up_at:%Y%m%dT%H%M%SZ}", "metering did not resume after the restart"
     finally:
         await engine.dispose()
