@@ -6,17 +6,23 @@ through the `Billing` port (what is due is recomputed from the seconds, and each
 deterministic key); notifications that must go out once have ids derived from a dedupe key
 and are added through `NoticeBox.add_once`; state changes go through the state machine, whose
 transitions refuse to happen twice.
+
+What the system does to a session on its own (a pause when the hold runs out or the session
+is idle, the stop at expiry) is audited like a person's mutation, with `SYSTEM_ACTOR` as the
+actor and the reason in the entry's details: `sessionPause` and `sessionExpire`.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Protocol
 from uuid import UUID, uuid5
 
+from domain.audit.services import AuditTarget, record
 from domain.common.errors import DomainError
 from domain.common.money import cost_micro, micro_to_credits_str
 from domain.credits import services as credits
@@ -66,6 +72,49 @@ async def _notify_once(svc: SessionServices, notices: NoticeBox, wanted: Sequenc
     stored = await notices.add_once(wanted)
     await _publish(svc, stored)
     return len(stored)
+
+
+def _session_target(s: Session) -> AuditTarget:
+    return AuditTarget("Session", str(s.id), s.organization_id, s.group_id)
+
+
+async def _audit_system(
+    svc: SessionServices,
+    operation: str,
+    s: Session,
+    started: float,
+    details: dict[str, str],
+    error: DomainError | None = None,
+    uow: SessionsUnitOfWork | None = None,
+) -> None:
+    """An audit entry for what the system did to session `s` (or tried to: `error`), in `uow`
+    when the change commits there, else in a transaction of its own right after the change (as
+    `api.common.mutations.mutate_saga` does for people: the session use cases run their own
+    transactions). A failure to write it is logged: the change is done, the job goes on."""
+
+    async def write(into: SessionsUnitOfWork) -> None:
+        await record(
+            into.audit,
+            svc.ids,
+            at=svc.clock.now(),
+            actor=SYSTEM_ACTOR,
+            operation=operation,
+            target=_session_target(s),
+            success=error is None,
+            result_code="OK" if error is None else str(error.code),
+            duration_ms=int((time.perf_counter() - started) * 1000),
+            details=details,
+        )
+
+    if uow is not None:
+        await write(uow)
+        return
+    try:
+        async with svc.uow() as own:
+            await write(own)
+            await own.commit()
+    except Exception:
+        log.exception("could not audit %s of session %s", operation, s.id)
 
 
 # ======================================================================== metering
@@ -143,11 +192,19 @@ async def meter(svc: SessionServices, *, tick_seconds: int = 60) -> MeterOutcome
         if s is None or s.state != S.RUNNING:
             continue
         if hold_runs_out(s, line.hold_micro, line.unpaid_micro, tick_seconds):
+            started = time.perf_counter()
+            details = {
+                "reason": "credits_exhausted",
+                "holdMicro": str(line.hold_micro),
+                "unpaidMicro": str(line.unpaid_micro),
+            }
             try:
                 await sessions.session_pause(svc, SYSTEM_ACTOR, s.id)
             except DomainError as exc:  # changed meanwhile: the next tick looks again
                 log.warning("pausing session %s (hold ran out) failed: %s", s.id, exc)
+                await _audit_system(svc, "sessionPause", s, started, details, exc)
                 continue
+            await _audit_system(svc, "sessionPause", s, started, details)
             await _notify(
                 svc,
                 s.owner_id,
@@ -290,11 +347,15 @@ async def reclaim_idle(
         since = tracker.idle_since.setdefault(s.id, max(samples[0].at, started))
         if (now - since).total_seconds() < timeout:
             continue
+        pause_started = time.perf_counter()
+        details = {"reason": "idle", "idleSince": since.isoformat(), "idleTimeoutSeconds": str(int(timeout))}
         try:
             await sessions.session_pause(svc, SYSTEM_ACTOR, s.id)
         except DomainError as exc:
             log.warning("idle reclaim of session %s failed: %s", s.id, exc)
+            await _audit_system(svc, "sessionPause", s, pause_started, details, exc)
             continue
+        await _audit_system(svc, "sessionPause", s, pause_started, details)
         tracker.idle_since.pop(s.id, None)
         minutes = int(timeout) // 60
         await _notify(
@@ -352,6 +413,7 @@ async def expire_sessions(svc: SessionServices, notices: NoticeBox) -> ExpiryOut
 
 async def _expire(svc: SessionServices, session_id: UUID) -> bool:
     effects = sessions._Effects()
+    started = time.perf_counter()
     async with svc.uow() as uow:
         s = await uow.sessions.get(session_id, for_update=True)
         now = svc.clock.now()
@@ -369,6 +431,9 @@ async def _expire(svc: SessionServices, session_id: UUID) -> bool:
             svc, uow, s.owner_id, "session_expired", f"session {s.name} expired and was stopped; volumes are kept", s.id
         )
         sessions._publish_session(uow, s)
+        assert s.expires_at is not None
+        details = {"reason": "expired", "expiresAt": s.expires_at.isoformat()}
+        await _audit_system(svc, "sessionExpire", s, started, details, uow=uow)  # commits with the stop
         await uow.commit()
     await sessions._run_effects(svc, effects)
     return True
