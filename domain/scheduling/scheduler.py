@@ -81,6 +81,7 @@ class Scheduler:
         self._migs: list[MigState] = []
         self._mig_by_id: dict[str, MigState] = {}
         self._allocations: dict[str, Allocation] = {}
+        self._touched: set[str] = set()  # workloads placed or released since take_touched()
         self._build()
         self._view = StateView(self._cards, self._migs, self._nodes)
         for allocation in allocations:
@@ -173,6 +174,12 @@ class Scheduler:
 
     def allocation(self, workload_id: str) -> Allocation | None:
         return self._allocations.get(workload_id)
+
+    def take_touched(self) -> set[str]:
+        """The workloads placed or released since the last call: what a store that keeps the
+        allocations must write, without comparing every allocation it holds."""
+        touched, self._touched = self._touched, set()
+        return touched
 
     def policy_of(self, cluster_id: str) -> str:
         return self._policies[cluster_id].name
@@ -505,6 +512,7 @@ class Scheduler:
                 cs.tenants[wid] = (share.vram_mib, share.cores)
             self._index_card(cs)
         self._allocations[wid] = allocation
+        self._touched.add(wid)
 
     def _give(self, allocation: Allocation) -> None:
         p = allocation.placement
@@ -529,6 +537,7 @@ class Scheduler:
             del cs.tenants[wid]
             self._index_card(cs)
         del self._allocations[wid]
+        self._touched.add(wid)
 
     # -- index maintenance ----------------------------------------------------------------
 

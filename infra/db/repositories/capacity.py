@@ -94,9 +94,18 @@ class SqlCapacityStore:
     async def save(self, state: CapacityState) -> None:
         taken = self._taken
         assert taken is not None and taken.state is state, "save() needs the state lock() returned"
-        now_alloc = {a.workload_id: a for a in state.scheduler.allocations()}
-        gone = [w for w in taken.allocations if w not in now_alloc]
-        changed = {w: a.to_dict() for w, a in now_alloc.items() if taken.allocations.get(w) is not a}
+        # only what the scheduler placed or released since the last save can differ from the rows
+        now_alloc = taken.allocations  # owned by this transaction: updated in place
+        gone: list[str] = []
+        changed: dict[str, Any] = {}
+        for w in state.scheduler.take_touched():
+            a = state.scheduler.allocation(w)
+            if a is None:
+                if now_alloc.pop(w, None) is not None:
+                    gone.append(w)
+            elif now_alloc.get(w) is not a:
+                now_alloc[w] = a
+                changed[w] = a.to_dict()
         if gone:
             await self.s.execute(delete(PlacementRow).where(PlacementRow.workload_id.in_(gone)))
         for wid, data in changed.items():
@@ -175,6 +184,7 @@ class SqlCapacityStore:
         )
         queue_rows = list(await self.s.scalars(select(QueueEntryRow)))
         queue = GpuQueue(QueueEntry.from_dict(r.data) for r in queue_rows)
+        scheduler.take_touched()  # the rows are what was just read
         state = CapacityState(scheduler, queue, clusters, [(a, e.message) for a, e in conflicts])
         # allocations that no longer fit the inventory are left out of `known`, so a save never
         # deletes their rows: they stay visible (state.conflicts) until their sessions are dealt with

@@ -323,3 +323,17 @@ def test_a_snapshot_that_no_longer_fits_reports_its_conflicts() -> None:
     rebuilt, conflicts = Scheduler.from_snapshot(shrunk, s.allocations())
     assert [a.workload_id for a in rebuilt.allocations()] == ["kept"]
     assert [(a.workload_id, e.code) for a, e in conflicts] == [("gone", SchedulingErrorCode.PLACEMENT_CONFLICT)]
+
+
+def test_the_scheduler_tells_which_workloads_changed_since_it_was_last_asked() -> None:
+    s = Scheduler(inventory(node("n1", HAMI, card("g1"), card("g2"))))
+    assert s.take_touched() == set()
+    a = s.place(frac("a", 20480, 25))
+    b = s.place(frac("b", 20480, 25))
+    assert a is not None and b is not None
+    assert s.take_touched() == {"a", "b"}
+    s.release("a")
+    c = s.place(frac("c", 20480, 25))
+    assert c is not None
+    assert s.take_touched() == {"a", "c"}  # a store deletes a's row and writes c's; b is untouched
+    assert s.take_touched() == set()
