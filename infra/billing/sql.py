@@ -111,7 +111,7 @@ la AS (
     FOR UPDATE
 ),
 lh AS (
-    SELECT h.id, h.amount_micro, h.status
+    SELECT ls.id AS session_id, h.amount_micro, h.status
     FROM ls JOIN credit_holds h ON h.id = ls.hold_id
     ORDER BY h.id
     FOR UPDATE OF h
@@ -128,7 +128,7 @@ b AS (
     FROM ls
     JOIN la w ON w.kind = 'user' AND w.user_id = ls.owner_id
     JOIN la c ON c.kind = 'consumption' AND c.organization_id = ls.organization_id
-    LEFT JOIN lh ON lh.id = ls.hold_id
+    LEFT JOIN lh ON lh.session_id = ls.id
 ),
 k AS (
     -- the hold covers what is due first; the excess is paid from the available balance

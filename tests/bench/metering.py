@@ -16,7 +16,8 @@ wallet. Then, alternately, `rounds` times:
 
 Each is preceded by VACUUM ANALYZE so that both start from the same table state. Printed:
 the median times, their ratio (target ≤ 3), and the tick's time per session at both sizes
-(linear growth keeps it flat).
+(linear growth keeps it flat). When the server runs on this machine, also the CPU time its
+backends spent on each (from /proc): on a shared machine it varies less than wall time.
 """
 
 from __future__ import annotations
@@ -29,13 +30,16 @@ import statistics
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
 C = 1_000_000
 RATE = 1_000_007
 ORGS = 10
 BARE_UPDATE = "UPDATE sessions SET charged_micro = charged_micro + 1 WHERE state = 'RUNNING' AND gpu IS NOT NULL"
 # the writes any exact tick must make besides the sessions (each alone, as one bare statement):
-# one charge transfer per session (10 indexes, 3 foreign keys), each hold, each wallet
+# one charge transfer per session (with the table's indexes and its reference check), each
+# hold, each wallet
 FLOOR = {
     "insert transfers": (
         "INSERT INTO credit_transfers (id, idempotency_key, kind, source_account_id, destination_account_id, "
@@ -60,6 +64,24 @@ def _server_url() -> str | None:
 
 def _plain(url: str) -> str:
     return url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+def processes_cpu(pids: list[int]) -> float | None:
+    """User + system CPU seconds of these processes (Linux /proc); None when unreadable."""
+    total = 0.0
+    try:
+        for pid in pids:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+    return total
+
+
+async def backends_cpu(admin: Any) -> float | None:
+    """CPU seconds of every backend of the bench database (a server on this machine)."""
+    pids = [r[0] for r in await admin.fetch("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")]
+    return processes_cpu(pids)
 
 
 async def seed(url: str, sessions: int, t0: datetime) -> None:
@@ -176,7 +198,9 @@ async def seed(url: str, sessions: int, t0: datetime) -> None:
         await conn.close()
 
 
-async def measure(url: str, sessions: int, rounds: int) -> tuple[list[float], list[float], dict[str, float]]:
+async def measure(
+    url: str, sessions: int, rounds: int
+) -> tuple[list[float], list[float], dict[str, float], list[float], list[float]]:
     import asyncpg
 
     from infra.billing.sql import SqlBilling
@@ -189,21 +213,31 @@ async def measure(url: str, sessions: int, rounds: int) -> tuple[list[float], li
     admin = await asyncpg.connect(_plain(url))
     bare: list[float] = []
     ticks: list[float] = []
+    bare_cpu: list[float] = []  # server CPU seconds, when readable
+    tick_cpu: list[float] = []
     try:
         now = t0
         warm = await billing.bill(now, None, close=False)  # opens the consumption accounts
         assert warm.transfers == sessions, warm
         for _ in range(rounds):
             await admin.execute("VACUUM ANALYZE")
+            cpu = await backends_cpu(admin)
             started = time.perf_counter()
             status = await admin.execute(BARE_UPDATE)
             bare.append(time.perf_counter() - started)
+            after = await backends_cpu(admin)
+            if cpu is not None and after is not None:
+                bare_cpu.append(after - cpu)
             assert status == f"UPDATE {sessions}", status
             await admin.execute("VACUUM ANALYZE")
             now += timedelta(minutes=1)
+            cpu = await backends_cpu(admin)
             started = time.perf_counter()
             result = await billing.bill(now, None, close=False)
             ticks.append(time.perf_counter() - started)
+            after = await backends_cpu(admin)
+            if cpu is not None and after is not None:
+                tick_cpu.append(after - cpu)
             assert result.sessions == sessions and result.transfers == sessions, result
         held = await admin.fetchval("SELECT sum(held_micro) FROM credit_accounts")
         open_holds = await admin.fetchval("SELECT sum(amount_micro) FROM credit_holds WHERE status = 'open'")
@@ -218,7 +252,7 @@ async def measure(url: str, sessions: int, rounds: int) -> tuple[list[float], li
     finally:
         await admin.close()
         await engine.dispose()
-    return bare, ticks, floor
+    return bare, ticks, floor, bare_cpu, tick_cpu
 
 
 def run_size(sessions: int, rounds: int) -> tuple[float, float]:
@@ -226,7 +260,7 @@ def run_size(sessions: int, rounds: int) -> tuple[float, float]:
 
     db = create_test_database(prefix="gshare_bench_meter")
     try:
-        bare, ticks, floor = asyncio.run(measure(db.url, sessions, rounds))
+        bare, ticks, floor, bare_cpu, tick_cpu = asyncio.run(measure(db.url, sessions, rounds))
     finally:
         db.drop()
     b, t = statistics.median(bare), statistics.median(ticks)
@@ -236,6 +270,13 @@ def run_size(sessions: int, rounds: int) -> tuple[float, float]:
         f"rounds: bare {[round(x * 1000) for x in bare]} ms, tick {[round(x * 1000) for x in ticks]} ms)",
         flush=True,
     )
+    if bare_cpu and tick_cpu:
+        bc, tc = statistics.median(bare_cpu), statistics.median(tick_cpu)
+        print(
+            f"{'':>7}  server CPU (its backends, /proc): bare UPDATE {bc * 1000:.0f} ms, one tick {tc * 1000:.0f} ms, "
+            f"ratio {tc / bc:4.2f}",
+            flush=True,
+        )
     parts = ", ".join(f"{name} {seconds * 1000:.0f} ms" for name, seconds in floor.items())
     least = b + sum(floor.values())
     print(
