@@ -74,12 +74,25 @@ async def _serve(settings: Settings) -> int:
 
             for sig in (signal.SIGINT, signal.SIGTERM):
                 signal.signal(sig, lambda *_: None)
+        _tune_gc()
         await server.serve()
     finally:
         if workers is not None:
             await workers.stop(timeout_seconds=10)
         await container.aclose()
     return 0
+
+
+def _tune_gc() -> None:
+    """What the server built at start-up (the schema, the ORM, a cluster's inventory) lives as
+    long as the process: frozen, the collector never scans it again. Collections are spaced
+    out too: with the default thresholds a busy server collected 100 times a second and the
+    full collections paused it for up to a quarter of a second."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 50, 100)
 
 
 def run_loop(main: Coroutine[Any, Any, int]) -> int:
