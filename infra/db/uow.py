@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any
@@ -20,6 +21,8 @@ from infra.db.repositories.sessions import (
     SqlVolumeRepository,
 )
 from infra.db.repositories.tenancy import SqlCredentialRepository, SqlTenancyRepository
+
+log = logging.getLogger(__name__)
 
 CommitListener = Callable[[Sequence[tuple[str, dict[str, Any]]]], None]
 
@@ -74,7 +77,13 @@ class SqlUnitOfWork:
             listener(pending)
         if self._events is not None:
             for topic, payload in pending:
-                await self._events.publish(topic, payload)
+                try:
+                    await self._events.publish(topic, payload)
+                except Exception:
+                    # the change is committed: a failed announcement (Redis restarting) must not
+                    # turn it into a reported failure; subscribers start from the current state
+                    # when they reconnect, and this process's caches were told above
+                    log.warning("event %s not published after commit", topic, exc_info=True)
 
     async def rollback(self) -> None:
         self._pending = []

@@ -63,3 +63,41 @@ async def test_redis_bus_reaches_a_subscriber_in_another_process_instance(redis_
     finally:
         await publisher.close()
         await listener.close()
+
+
+async def test_a_failed_announcement_does_not_fail_a_committed_change(container: Any) -> None:
+    """Redis restarting between the commit and the publish: the change stands, the caller is
+    not told it failed, and this process's listeners still heard of it."""
+    from domain.audit.services import AuditTarget, record
+    from infra.db.uow import SqlUnitOfWork
+    from tests.support.api import SYSTEM
+
+    class DownBus:
+        async def publish(self, topic: str, payload: dict[str, Any]) -> None:
+            raise ConnectionError("redis is restarting")
+
+    heard: list[str] = []
+    factory = container.uow
+    uow = SqlUnitOfWork(
+        factory.sessionmaker,
+        DownBus(),  # type: ignore[arg-type]
+        factory.capacity_cache,
+        [lambda events: heard.extend(topic for topic, _ in events)],
+    )
+    async with uow:
+        entry = await record(
+            uow.audit,
+            container.ids,
+            at=container.clock.now(),
+            actor=SYSTEM,
+            operation="busDown",
+            target=AuditTarget("Test", "bus"),
+            success=True,
+            result_code="OK",
+            duration_ms=0,
+        )
+        uow.publish_after_commit("test:topic", {"n": 1})
+        await uow.commit()
+    assert heard == ["test:topic"]
+    async with container.uow() as check:
+        assert await check.audit.get(entry.id) is not None
