@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from fractions import Fraction
 from typing import Any, TypeVar, cast
@@ -102,6 +103,12 @@ class Transactor:
         self.isolation_level = isolation_level
         self.max_attempts = max_attempts
         self.retries = 0  # observed retries (tests and the benchmark report it)
+        self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
+
+    def read(self) -> AbstractAsyncContextManager[AsyncConnection]:
+        """A connection for one read-only statement: in autocommit, so without the BEGIN and
+        ROLLBACK round trips a transaction around a single SELECT would cost."""
+        return self._autocommit.connect()
 
     async def run(self, fn: Callable[[AsyncConnection], Awaitable[_T]]) -> _T:
         for attempt in range(1, self.max_attempts + 1):
@@ -470,7 +477,7 @@ class SqlLedger:
 
     async def balances(self, accounts: Sequence[AccountRef]) -> Mapping[AccountRef, Balance]:
         by_id = {a.id: a for a in accounts}
-        async with self.tx.engine.connect() as conn:
+        async with self.tx.read() as conn:
             rows = (
                 await conn.execute(select(A.c.id, A.c.balance_micro, A.c.held_micro).where(A.c.id.in_(list(by_id))))
             ).all()
@@ -499,7 +506,7 @@ class SqlLedger:
         )
         if query.before_seq is not None:
             stmt = stmt.where(T.c.seq < query.before_seq)
-        async with self.tx.engine.connect() as conn:
+        async with self.tx.read() as conn:
             rows = (await conn.execute(stmt)).all()
         return [
             (
@@ -523,7 +530,7 @@ class SqlLedger:
 
     async def count(self, query: TransferQuery) -> int:
         stmt = select(func.count()).select_from(T).where(*_history_filters(query))
-        async with self.tx.engine.connect() as conn:
+        async with self.tx.read() as conn:
             return int((await conn.execute(stmt)).scalar_one())
 
     async def reserve(self, request: HoldRequest) -> HoldResult:
@@ -653,17 +660,17 @@ class SqlLedger:
         stmt = select(H).where(H.c.user_id == user_id).order_by(H.c.created_at.desc())
         if open_only:
             stmt = stmt.where(H.c.status == HoldStatus.OPEN.value)
-        async with self.tx.engine.connect() as conn:
+        async with self.tx.read() as conn:
             return [_hold_from_row(r) for r in await conn.execute(stmt)]
 
     async def get_hold(self, hold_id: UUID) -> Hold | None:
-        async with self.tx.engine.connect() as conn:
+        async with self.tx.read() as conn:
             row = (await conn.execute(_HOLD_BY_ID, {"hid": hold_id})).first()
         return None if row is None else _hold_from_row(row)
 
     async def spend(self, scope: BudgetScope, since: datetime, until: datetime) -> MicroCredits:
         stmt = select(func.coalesce(func.sum(T.c.amount_micro), 0)).where(*_charges_of(scope, since, until))
-        async with self.tx.engine.connect() as conn:
+        async with self.tx.read() as conn:
             return int((await conn.execute(stmt)).scalar_one())
 
     async def spend_by(
@@ -675,12 +682,12 @@ class SqlLedger:
             .where(*_charges_of(scope, since, until), column.is_not(None))
             .group_by(column)
         )
-        async with self.tx.engine.connect() as conn:
+        async with self.tx.read() as conn:
             return {row[0]: int(row[1]) for row in await conn.execute(stmt)}
 
     async def total(self) -> int:
         """Sum of every cached balance: always 0 (tests and audits)."""
-        async with self.tx.engine.connect() as conn:
+        async with self.tx.read() as conn:
             return int((await conn.execute(select(func.coalesce(func.sum(A.c.balance_micro), 0)))).scalar_one())
 
 
@@ -840,7 +847,7 @@ class SqlBudgets:
         return await self.tx.run(go)
 
     async def get(self, budget_id: UUID) -> Budget | None:
-        async with self.tx.engine.connect() as conn:
+        async with self.tx.read() as conn:
             row = (await conn.execute(select(B).where(B.c.id == budget_id))).first()
         return None if row is None else _budget_from_row(row)
 
@@ -848,7 +855,7 @@ class SqlBudgets:
         if not scopes:
             return []
         cond = or_(*(and_(B.c.scope_kind == s.kind.value, B.c.scope_id == s.id) for s in scopes))
-        async with self.tx.engine.connect() as conn:
+        async with self.tx.read() as conn:
             rows = (await conn.execute(select(B).where(cond))).all()
         return [_budget_from_row(r) for r in rows]
 
@@ -859,7 +866,7 @@ class SqlBudgets:
         return await self.tx.run(go)
 
     async def all(self) -> Sequence[Budget]:
-        async with self.tx.engine.connect() as conn:
+        async with self.tx.read() as conn:
             rows = (await conn.execute(select(B).order_by(B.c.created_at))).all()
         return [_budget_from_row(r) for r in rows]
 
@@ -912,7 +919,7 @@ class SqlPolicies:
 
     async def for_scopes(self, scopes: Sequence[PolicyScope]) -> Mapping[PolicyScope, ResourcePolicy]:
         keys = [_scope_key(s) for s in scopes]
-        async with self.tx.engine.connect() as conn:
+        async with self.tx.read() as conn:
             rows = (await conn.execute(select(P).where(P.c.scope_key.in_(keys)))).all()
         policies = [_policy_from_row(r) for r in rows]
         return {p.scope: p for p in policies}
@@ -965,6 +972,6 @@ class SqlPolicies:
         return await self.tx.run(go)
 
     async def all(self) -> Sequence[ResourcePolicy]:
-        async with self.tx.engine.connect() as conn:
+        async with self.tx.read() as conn:
             rows = (await conn.execute(select(P).order_by(P.c.scope_key))).all()
         return [_policy_from_row(r) for r in rows]
