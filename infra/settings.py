@@ -46,7 +46,10 @@ class Settings(BaseSettings):
     admission_concurrency: int = Field(
         default=8, description="admissions in flight per process (the rest wait in line)"
     )
-    database_pool_size: int = 10
+    # connections kept open: size it to the requests a process serves at once. Connections
+    # beyond it (the overflow) are opened for a burst and closed when returned, and opening one
+    # costs the server more CPU than the statements a request runs on it
+    database_pool_size: int = 20
     database_max_overflow: int = 20
 
     bootstrap_admin_password: SecretStr | None = None

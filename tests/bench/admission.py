@@ -2,7 +2,7 @@
 real `gshare serve` on PostgreSQL, beside pgbench TPC-B (same clients, same server) measured
 in the same run.
 
-    python -m tests.bench.admission [--clients 32] [--seconds 15] [--nodes 250] [--pool 20]
+    python -m tests.bench.admission [--clients 32] [--seconds 15] [--nodes 250] [--pool 48]
 
 Needs GSHARE_BENCH_DATABASE_URL or GSHARE_TEST_DATABASE_URL (a PostgreSQL server; the bench
 creates and drops its own databases). The server runs the simulated cluster with a generated
@@ -35,9 +35,29 @@ CREATE = "mutation($i: SessionCreateInput!) { sessionCreate(input: $i) { session
 
 def process_cpu_seconds(pid: int) -> float:
     """User + system CPU of a process (Linux /proc), to report what one admission costs the
-    server independently of what else shares the machine."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    server independently of what else shares the machine; 0 for a process that is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def backend_pids(url: str) -> list[int]:
+    """The PostgreSQL backends serving the bench database now (the server's pooled
+    connections), when PostgreSQL runs on this machine."""
+
+    async def go() -> list[int]:
+        import asyncpg
+
+        conn = await asyncpg.connect(url)
+        try:
+            rows = await conn.fetch("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+            return [int(r["pid"]) for r in rows if int(r["pid"]) != conn.get_server_pid()]
+        finally:
+            await conn.close()
+
+    return asyncio.run(go())
 
 
 def inventory(nodes: int) -> dict[str, Any]:
@@ -194,7 +214,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--nodes", type=int, default=250, help="HAMi nodes of 8 A100 cards in the simulated cluster")
     parser.add_argument("--scale", type=int, default=32, help="pgbench scale factor")
-    parser.add_argument("--pool", type=int, default=20, help="the server's database pool size")
+    parser.add_argument(
+        "--pool",
+        type=int,
+        default=48,
+        help="the server's database pool size (at least the clients, or overflow connections are opened and "
+        "closed all the time)",
+    )
     args = parser.parse_args()
     server = os.environ.get("GSHARE_BENCH_DATABASE_URL") or os.environ.get("GSHARE_TEST_DATABASE_URL")
     if not server:
@@ -218,9 +244,12 @@ def main() -> None:
             with gshare_serve(Path(tmp), env=env, timeout=120) as served:
                 tokens, ids = asyncio.run(setup(served.url, served.admin_password, args.clients))
                 asyncio.run(drive(served.url, tokens[:4], ids, 2))  # warm up
+                backends = backend_pids(db.url)
                 cpu_before = process_cpu_seconds(served.pid)
+                pg_before = sum(process_cpu_seconds(p) for p in backends)
                 count, latencies, refused = asyncio.run(drive(served.url, tokens, ids, args.seconds))
                 server_cpu = process_cpu_seconds(served.pid) - cpu_before
+                pg_cpu = sum(process_cpu_seconds(p) for p in backends) - pg_before
         tps = pg.run(args.clients, args.seconds)
     finally:
         pg.drop()
@@ -231,9 +260,10 @@ def main() -> None:
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000 if latencies else float("nan")
     print(f"clients {args.clients}, {args.seconds:g} s, {args.nodes * 8} A100 cards (tier S)")
     print(f"admissions: {count} ({refused} refused) = {rate:.1f}/s | p50 {p50:.1f} ms | p99 {p99:.1f} ms")
+    per = 1000 / max(1, count)
     print(
-        f"server process CPU: {server_cpu:.1f} s of {args.seconds:g} s = {server_cpu * 1000 / max(1, count):.2f} ms "
-        "per admission (the cost the rate is bounded by on one core)"
+        f"CPU per admission: gshare serve {server_cpu * per:.2f} ms ({server_cpu:.1f} s of {args.seconds:g} s), "
+        f"its PostgreSQL backends {pg_cpu * per:.2f} ms (pooled connections; /proc)"
     )
     print(
         f"pgbench TPC-B: {tps:.1f} tps | ratio admissions/pgbench {rate / tps:.3f}  (targets: ratio >= 0.2, p99 <= 150 ms)"
