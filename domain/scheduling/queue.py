@@ -68,6 +68,7 @@ class GpuQueue:
         self._queues: dict[str, list[tuple[tuple[int, int, str], QueueEntry]]] = {}
         self._where: dict[str, QueueEntry] = {}
         self._next_arrival = 0
+        self.version = 0  # bumped by every change: tells a store whether its copy changed
         for entry in entries:
             self._insert(entry)
 
@@ -81,6 +82,7 @@ class GpuQueue:
         insort(self._queues.setdefault(entry.request.offering, []), (entry.sort_key, entry))
         self._where[entry.workload_id] = entry
         self._next_arrival = max(self._next_arrival, entry.arrival + 1)
+        self.version += 1
 
     def enqueue(self, request: GpuRequest, arrival: int | None = None) -> QueueEntry:
         """Queue a request (validated first: what can never run is refused, not queued)."""
@@ -101,6 +103,7 @@ class GpuQueue:
         del queue[bisect_left(queue, (entry.sort_key,))]
         if not queue:
             del self._queues[entry.request.offering]
+        self.version += 1
         return entry
 
     def __contains__(self, workload_id: object) -> bool:

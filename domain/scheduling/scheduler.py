@@ -175,6 +175,11 @@ class Scheduler:
     def allocation(self, workload_id: str) -> Allocation | None:
         return self._allocations.get(workload_id)
 
+    @property
+    def dirty(self) -> bool:
+        """Whether anything was placed or released since the last take_touched()."""
+        return bool(self._touched)
+
     def take_touched(self) -> set[str]:
         """The workloads placed or released since the last call: what a store that keeps the
         allocations must write, without comparing every allocation it holds."""

@@ -59,10 +59,12 @@ class SqlUnitOfWork:
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
+        # the capacity copy goes back to the cache (if unchanged) before the row lock is
+        # released, so the next decision in this process finds it
+        self.capacity.after_rollback()
         try:
             await self.session.rollback()
         finally:
-            self.capacity.after_rollback()
             await self.session.close()
 
     async def commit(self) -> None:

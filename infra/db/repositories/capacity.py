@@ -52,6 +52,7 @@ class _Taken:
     allocations: dict[str, Any]
     queue: dict[str, Any]
     saved_epoch: int | None = None
+    queue_version: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -88,6 +89,7 @@ class SqlCapacityStore:
             self.cache.rebuilds += 1
             taken = _Taken(row.epoch, state, allocations, queue)
         taken.state.next_arrival = row.next_arrival
+        taken.queue_version = taken.state.queue.version
         self._taken = taken
         return taken.state
 
@@ -172,7 +174,18 @@ class SqlCapacityStore:
             self.cache.entry = _Cached(epoch, taken.state, taken.allocations, taken.queue)
 
     def after_rollback(self) -> None:
-        self._taken = None  # its working copy may be half-changed: never reuse it
+        """A working copy that was changed may be half-changed: it is dropped (the next lock
+        rebuilds from the rows). One that was only looked at (a drain with nothing to admit, a
+        request refused before placement) is still exactly the rows of its epoch: it goes back
+        to the cache, so the next decision does not rebuild the whole inventory."""
+        taken, self._taken = self._taken, None
+        if taken is None or taken.saved_epoch is not None:
+            return
+        state = taken.state
+        if state.scheduler.dirty or state.queue.version != taken.queue_version:
+            return
+        if self.cache.entry is None:
+            self.cache.entry = _Cached(taken.epoch, state, taken.allocations, taken.queue)
 
     # -------------------------------------------------------------- reading
 

@@ -116,3 +116,30 @@ async def test_200_concurrent_creates_for_room_for_100(container: Any, runtime: 
     ]
     assert len(cards) == len(set(cards)) == 100
     await cluster.close()
+
+
+async def test_a_decision_that_changed_nothing_keeps_the_cached_capacity(container: Any, runtime: Any) -> None:
+    """A drain with nothing to admit or a refused request rolls back without touching the
+    scheduler: the next decision reuses the cached copy instead of rebuilding it from rows."""
+    from domain.scheduling.model import GpuRequest
+
+    cache = container.uow.capacity_cache
+    async with container.uow() as uow:
+        await uow.capacity.lock()
+        await uow.commit()  # whatever state the cache was in, it now holds this epoch
+    hits, rebuilds = cache.hits, cache.rebuilds
+    async with container.uow() as uow:
+        state = await uow.capacity.lock()
+        state.queue.drain(state.scheduler)  # nothing queued that fits: nothing changes
+    async with container.uow() as uow:
+        state = await uow.capacity.lock()
+    assert (cache.hits, cache.rebuilds) == (hits + 2, rebuilds)
+
+    async with container.uow() as uow:  # changed, then rolled back: never reused
+        state = await uow.capacity.lock()
+        model = next(c.model for n in state.scheduler.inventory.nodes for c in n.cards)
+        state.queue.enqueue(GpuRequest("rolled-back", model, exclusive_cards=1, cpu_millicores=100, memory_mib=128))
+    async with container.uow() as uow:
+        state = await uow.capacity.lock()
+        assert "rolled-back" not in state.queue
+    assert cache.rebuilds == rebuilds + 1
