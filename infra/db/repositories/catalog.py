@@ -9,7 +9,7 @@ from sqlalchemy import Select, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domain.catalog.model import CudaVersion, GpuTier, Image, ImageScope, Offering, Preset, Registry
-from infra.db.base import Base
+from infra.db.base import Base, by_id, get_row
 from infra.db.models.catalog import ImageRow, OfferingRow, PresetRow, RegistryRow
 
 R = TypeVar("R", bound=Base)
@@ -67,6 +67,11 @@ def _image(r: ImageRow) -> Image:
     )
 
 
+_OFFERING_BY_ID = by_id(OfferingRow)
+_PRESET_BY_ID = by_id(PresetRow)
+_IMAGE_BY_ID = by_id(ImageRow)
+
+
 class SqlCatalogRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.s = session
@@ -83,7 +88,7 @@ class SqlCatalogRepository:
 
     # offerings
     async def get_offering(self, offering_id: UUID) -> Offering | None:
-        r = await self.s.get(OfferingRow, offering_id)
+        r = await get_row(self.s, _OFFERING_BY_ID, offering_id)
         return _offering(r) if r else None
 
     async def get_offerings(self, ids: list[UUID]) -> list[Offering]:
@@ -136,7 +141,7 @@ class SqlCatalogRepository:
 
     # presets
     async def get_preset(self, preset_id: UUID) -> Preset | None:
-        r = await self.s.get(PresetRow, preset_id)
+        r = await get_row(self.s, _PRESET_BY_ID, preset_id)
         return _preset(r) if r else None
 
     async def get_presets(self, ids: list[UUID]) -> list[Preset]:
@@ -227,7 +232,7 @@ class SqlCatalogRepository:
 
     # images
     async def get_image(self, image_id: UUID) -> Image | None:
-        r = await self.s.get(ImageRow, image_id)
+        r = await get_row(self.s, _IMAGE_BY_ID, image_id)
         return _image(r) if r else None
 
     async def get_images(self, ids: list[UUID]) -> list[Image]:

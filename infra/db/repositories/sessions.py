@@ -29,6 +29,7 @@ from domain.sessions.model import (
 )
 from domain.sessions.ports import Notification, SessionFilter
 from domain.volumes.model import StorageClass, Template, TemplateMount, Volume, VolumeScope
+from infra.db.base import by_id, get_row
 from infra.db.models.sessions import NotificationRow, SessionRow, StorageClassRow, TemplateRow, VolumeRow
 
 # -------------------------------------------------------------------- sessions
@@ -163,6 +164,8 @@ _SESSIONS: Table = SessionRow.__table__  # type: ignore[assignment]  # a mapped 
 # built once, executed with parameters: building a statement with forty literal values per
 # call cost more CPU than running it
 _INSERT = insert(_SESSIONS)
+_BY_ID = by_id(SessionRow)
+_LOCK_BY_ID = by_id(SessionRow, for_update=True)
 _UPDATE = update(_SESSIONS).where(_SESSIONS.c.id == bindparam("_id"), _SESSIONS.c.version == bindparam("_version"))
 
 
@@ -186,10 +189,7 @@ class SqlSessionRepository:
         return s
 
     async def get(self, session_id: UUID, *, for_update: bool = False) -> Session | None:
-        q = select(_SESSIONS).where(_SESSIONS.c.id == session_id)
-        if for_update:
-            q = q.with_for_update()
-        r = (await self.s.execute(q)).first()
+        r = await get_row(self.s, _LOCK_BY_ID if for_update else _BY_ID, session_id)
         return self._read(r) if r else None
 
     async def get_many(self, ids: Sequence[UUID], *, for_update: bool = False) -> list[Session]:

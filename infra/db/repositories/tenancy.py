@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from domain.tenancy.auth import LoginSession, PersonalAccessToken, TokenScope
 from domain.tenancy.model import Group, Membership, Organization, Role, User
+from infra.db.base import by_id, get_row
 from infra.db.models.tenancy import (
     GroupRow,
     LoginSessionRow,
@@ -49,13 +50,17 @@ def _membership(r: MembershipRow) -> Membership:
     return Membership(r.user_id, r.group_id, r.organization_id, Role(r.role))
 
 
+_ORGANIZATION_BY_ID = by_id(OrganizationRow)
+_GROUP_BY_ID = by_id(GroupRow)
+
+
 class SqlTenancyRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.s = session
 
     # organisations
     async def get_organization(self, org_id: UUID) -> Organization | None:
-        r = await self.s.get(OrganizationRow, org_id)
+        r = await get_row(self.s, _ORGANIZATION_BY_ID, org_id)
         return _org(r) if r else None
 
     async def get_organizations(self, org_ids: list[UUID]) -> list[Organization]:
@@ -107,7 +112,7 @@ class SqlTenancyRepository:
 
     # groups
     async def get_group(self, group_id: UUID) -> Group | None:
-        r = await self.s.get(GroupRow, group_id)
+        r = await get_row(self.s, _GROUP_BY_ID, group_id)
         return _group(r) if r else None
 
     async def get_groups(self, group_ids: list[UUID]) -> list[Group]:
