@@ -19,23 +19,32 @@ charge. The statement, in order:
    first);
 3. inserts one charge transfer per session with a deterministic key (and an id derived from
    it, md5 as a uuid), `session:<id>:meter:<now>` for a tick,
-   `session:<id>:settle:<hold seq>:<seconds>` for a settlement. A key already in the ledger
-   (a replayed tick) posts and moves nothing: one index probe per session. A key committed by
-   a concurrent tick after the statement began makes the INSERT fail on the unique key; the
-   whole transaction is rolled back and retried, and the retry sees it. (A plain INSERT after
-   the probe instead of ON CONFLICT DO NOTHING: no speculative insertion, and no join of the
-   inserted rows back to their sessions);
+   `session:<id>:settle:<hold seq>:<seconds>` for a settlement. The unique key is what
+   guarantees that no key is ever charged twice. A tick does not look its keys up: replayed
+   (a redelivered tick has the same `now`), it finds nothing due, as `charged_micro` already
+   counts what the first run posted, and inserts nothing. Should a key be in the ledger all
+   the same (a concurrent tick committed it after this statement began, or a session is due
+   more at an instant already billed, e.g. its rate changed), the INSERT fails on the unique
+   key, the whole transaction is rolled back and run again with one index probe per key
+   (`_PROBED`): those keys post and move nothing. Settlements and the sweep, small, always
+   probe. (A plain INSERT rather than ON CONFLICT DO NOTHING: no speculative insertion, and
+   no join of the inserted rows back to their sessions);
 4. updates the holds (covered part out; renewal to one window ahead, or closing with the
    rest released), the cached balances of wallets and consumption accounts (one aggregated
    row update each, held = sum of open holds kept), and `sessions.charged_micro` (with the
    optimistic `version` bumped, so a use case holding an older copy cannot write a stale
    amount back).
 
-Where a 100 000-session tick spends its time (`python -m tests.bench.metering`): writing the
-sessions (as much as the bare UPDATE it is compared with), inserting the transfers (heap and
-nine indexes), locking, the key probes, the reference check on the inserted transfers (a
-statement trigger, see infra/db/models/credits.py) and the hold and wallet updates (HOT:
-those tables keep half of each page free).
+Where a 100 000-session tick spends its server CPU (`python -m tests.bench.metering`; about
+3.9 × the bare UPDATE it is compared with, the writes alone about 2.3–2.7 ×): writing the
+sessions (as much as the bare UPDATE), inserting the transfers (heap and nine indexes, each
+≈ 0.1–0.3 s; more than the sessions), locking sessions, wallets and holds (≈ 0.7 s), the
+reference check on the inserted transfers (a statement trigger, see infra/db/models/credits.py;
+≈ 0.3 s, its index probes find the holds and wallets this statement just updated), the joins
+and windows, and the hold and wallet updates (HOT: those tables keep half of each page free).
+Per-key probes (≈ 0.25 s) are made only on a retry. Tried without a gain: updating sessions
+and holds by the ctid they were locked at, inserting in key order, time-ordered transfer ids,
+the updates in another order, holds locked unsorted, a merge join in the reference check.
 
 Written as SQL text rather than SQLAlchemy Core: a dozen data-modifying and window CTEs read
 (and review) better as the SQL they are; every value is a bound parameter, and the three
@@ -153,16 +162,7 @@ paid AS (
     FROM sums
 ),
 res AS (
-    -- a key already in the ledger (a replayed tick or settlement) posts nothing again (one
-    -- index probe per session: LATERAL … LIMIT 1 keeps the planner from hashing the whole
-    -- ledger); a key committed by a concurrent tick after this statement began fails the
-    -- INSERT (unique), and the whole tick is retried
-    SELECT paid.*, CASE WHEN seen.one IS NULL THEN amount ELSE 0 END AS posted,
-           CASE WHEN seen.one IS NULL THEN covered ELSE 0 END AS posted_covered
-    FROM paid
-    LEFT JOIN LATERAL (
-        SELECT 1 AS one FROM credit_transfers t WHERE paid.amount > 0 AND t.idempotency_key = paid.key LIMIT 1
-    ) seen ON true
+{res}
 ),
 ins AS (
     INSERT INTO credit_transfers (id, idempotency_key, kind, source_account_id, destination_account_id,
@@ -218,6 +218,19 @@ FROM summary LEFT JOIN (
 """
 
 
+# what is posted: everything paid (a tick's first attempt: a key already in the ledger fails
+# the INSERT on the unique key, and the tick is run again with _PROBED) …
+_UNPROBED = "    SELECT paid.*, amount AS posted, covered AS posted_covered FROM paid"
+# … or all but what a key already in the ledger (a replayed tick or settlement) posted: one
+# index probe per session (LATERAL … LIMIT 1 keeps the planner from hashing the whole ledger)
+_PROBED = """    SELECT paid.*, CASE WHEN seen.one IS NULL THEN amount ELSE 0 END AS posted,
+           CASE WHEN seen.one IS NULL THEN covered ELSE 0 END AS posted_covered
+    FROM paid
+    LEFT JOIN LATERAL (
+        SELECT 1 AS one FROM credit_transfers t WHERE paid.amount > 0 AND t.idempotency_key = paid.key LIMIT 1
+    ) seen ON true"""
+
+
 def _period_key(now: datetime) -> str:
     return now.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
@@ -230,13 +243,14 @@ class SqlBilling:
         self.tx = Transactor(engine, max_attempts=max_attempts)
         self.hold_window_seconds = hold_window_seconds
         self._sinks: set[UUID] = set()  # organisations whose consumption account exists
-        self._statements: dict[tuple[str, str, str], Any] = {}
+        self._statements: dict[tuple[str, str, str, bool], Any] = {}
 
-    def _statement(self, where: str, skip: str, lines: str) -> Any:
-        key = (where, skip, lines)
+    def _statement(self, where: str, skip: str, lines: str, probe: bool) -> Any:
+        key = (where, skip, lines, probe)
         stmt = self._statements.get(key)
         if stmt is None:
-            sql = _BILL.format(where=where, skip=skip, lines=lines, closing=_CLOSING_SQL)
+            res = _PROBED if probe else _UNPROBED
+            sql = _BILL.format(where=where, skip=skip, lines=lines, closing=_CLOSING_SQL, res=res)
             stmt = self._statements[key] = text(sql)
         return stmt
 
@@ -271,7 +285,11 @@ class SqlBilling:
         }
         if session_ids is not None:
             params["ids"] = list(session_ids)
-        stmt = self._statement(where, skip, lines)
+        # a tick (the big selection) first posts without looking its keys up: a replayed tick
+        # finds nothing due (`charged_micro` already counts what it posted) and inserts
+        # nothing. Should a key be in the ledger all the same, the INSERT fails on the unique
+        # key, and the tick runs again with a probe per key (as settlements always do)
+        probe = session_ids is not None or close
         only_ids = {"ids": params["ids"]} if "ids" in params else {}
 
         opened: set[UUID] = set()
@@ -282,7 +300,7 @@ class SqlBilling:
             await conn.execute(_SETTINGS)
             opened.clear()
             opened.update(await self._open_sinks(conn, where, only_ids))
-            rows = (await conn.execute(stmt, params)).all()
+            rows = (await conn.execute(self._statement(where, skip, lines, probe), params)).all()
             first = rows[0]
             found = tuple(
                 BillingLine(
@@ -305,10 +323,12 @@ class SqlBilling:
                 result = await self.tx.run(go)
                 break
             except IntegrityError as exc:
-                # a concurrent tick or settlement committed one of our keys after this
-                # statement began: rolled back whole; the retry sees the key and skips it
+                # one of our keys is in the ledger (an unprobed tick's, or one a concurrent
+                # tick or settlement committed after this statement began): rolled back
+                # whole; the retry probes every key and skips those found
                 if sqlstate(exc) != "23505" or attempt == self.tx.max_attempts:
                     raise
                 self.tx.retries += 1
+                probe = True
         self._sinks |= opened  # only once committed: a rolled-back insert opened nothing
         return result

@@ -56,6 +56,50 @@ async def test_repeated_and_concurrent_ticks_change_nothing_more(billed: Billed)
     assert await snapshot(c.engine) == settled
 
 
+async def test_a_tick_whose_key_is_in_the_ledger_already_posts_nothing_again_for_it(billed: Billed) -> None:
+    """A tick posts without looking its keys up first (a replay finds nothing due). When a
+    session is due more at an instant whose key is in the ledger already (here: its rate was
+    raised after that tick), the INSERT fails on the unique key and the tick is run again
+    with a probe per key: that session posts nothing more for the instant, the others are
+    billed, and the next tick bills the difference under its own key."""
+    b, c = billed, billed.c
+    actor = await b.user(50)
+    raised, other = await b.start(actor, GpuTier.M), await b.start(actor, GpuTier.S)
+    b.clock.advance(120)
+    billing = c.sessions.billing
+    first = await billing.bill(c.clock.now(), None, close=False)
+    assert first.transfers >= 2
+    async with c.engine.begin() as conn:
+        await conn.execute(
+            text(
+                "UPDATE sessions SET gpu = jsonb_set(gpu, '{hourly_rate_micro}', "
+                "to_jsonb((gpu->>'hourly_rate_micro')::bigint * 2)) WHERE id = :id"
+            ),
+            {"id": raised.id},
+        )
+    key = f"session:{raised.id}:meter:{c.clock.now().strftime('%Y%m%dT%H%M%SZ')}"
+    charged_before = (await b.get(raised.id)).charged_micro
+    retries = billing.tx.retries
+    again = await billing.bill(c.clock.now(), None, close=False)
+    assert billing.tx.retries == retries + 1  # the unprobed attempt failed on the key
+    assert again.transfers == 0 and again.charged_micro == 0
+    assert (await b.get(raised.id)).charged_micro == charged_before
+    async with c.engine.connect() as conn:
+        n = (
+            await conn.execute(text("SELECT count(*) FROM credit_transfers WHERE idempotency_key = :k"), {"k": key})
+        ).scalar_one()
+    assert n == 1
+    await assert_ledger_consistent(c.engine)
+
+    b.clock.advance(60)
+    later = await billing.bill(c.clock.now(), None, close=False)
+    assert later.transfers >= 2
+    assert (await b.get(raised.id)).charged_micro == cost_micro(2 * RATE_MICRO, ratio_of(GpuTier.M), 180)
+    assert (await b.get(other.id)).charged_micro == cost_micro(RATE_MICRO, ratio_of(GpuTier.S), 180)
+    await assert_ledger_consistent(c.engine)
+    await stop_all(b, [(actor, raised), (actor, other)])
+
+
 class Crash(Exception):
     pass
 
