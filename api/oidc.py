@@ -13,7 +13,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from api.context import SESSION_COOKIE
-from domain.audit.services import AuditTarget, record
+from domain.audit.services import AuditTarget, audit_entry, record
 from domain.common.errors import DomainError
 from domain.tenancy import services as tenancy
 from infra.bootstrap import Container
@@ -73,15 +73,17 @@ def oidc_routes(container: Container, oauth: OAuth | None = None) -> list[Route]
             actor = await tenancy.load_actor(uow, user.id)
             await record(
                 uow.audit,
-                container.ids,
-                at=container.clock.now(),
-                actor=actor,
-                operation="login.oidc",
-                target=AuditTarget("User", str(user.id)),
-                success=True,
-                result_code="OK",
-                duration_ms=int((time.perf_counter() - started) * 1000),
-                client_ip=request.client.host if request.client else None,
+                audit_entry(
+                    container.ids,
+                    at=container.clock.now(),
+                    actor=actor,
+                    operation="login.oidc",
+                    target=AuditTarget("User", str(user.id)),
+                    success=True,
+                    result_code="OK",
+                    duration_ms=int((time.perf_counter() - started) * 1000),
+                    client_ip=request.client.host if request.client else None,
+                ),
             )
             await uow.commit()
         response = RedirectResponse("/", status_code=303)

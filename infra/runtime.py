@@ -57,13 +57,13 @@ async def start_kubernetes_clusters(container: Container) -> None:
 
 
 async def start_simulated_cluster(container: Container, runtime: Runtime) -> None:
-    from infra.cluster.reports import StatusReportBatcher
     from infra.cluster.simulated import SimulatedCluster
+    from infra.coalesce import Coalescer
 
     async def write(reports: Sequence[StatusReport]) -> None:
         await sessions.handle_status_reports(container.sessions, cluster.cluster_id, reports)
 
-    batcher = StatusReportBatcher(write)
+    batcher: Coalescer[StatusReport] = Coalescer(write)
 
     async def on_status(report: StatusReport) -> None:
         try:

@@ -13,7 +13,7 @@ from typing import Literal, TypeVar, cast
 
 from api.common.errors import UserError, errors_from
 from api.context import Context
-from domain.audit.services import AuditTarget, record
+from domain.audit.services import AuditTarget, audit_entry, record
 from domain.common.errors import DomainError
 from domain.ports import UnitOfWork
 from domain.tenancy.model import Actor
@@ -53,16 +53,18 @@ async def run_mutation(
             result = await action(uow, cast(Actor, actor))
             await record(
                 uow.audit,
-                container.ids,
-                at=container.clock.now(),
-                actor=ctx.actor or actor,
-                operation=operation,
-                target=target(result),
-                success=True,
-                result_code="OK",
-                duration_ms=int((time.perf_counter() - started) * 1000),
-                request_id=ctx.request_id,
-                client_ip=ctx.client_ip,
+                audit_entry(
+                    container.ids,
+                    at=container.clock.now(),
+                    actor=ctx.actor or actor,
+                    operation=operation,
+                    target=target(result),
+                    success=True,
+                    result_code="OK",
+                    duration_ms=int((time.perf_counter() - started) * 1000),
+                    request_id=ctx.request_id,
+                    client_ip=ctx.client_ip,
+                ),
             )
             await uow.commit()
             return result
@@ -79,22 +81,20 @@ async def _record_failure(
     ctx: Context, actor: Actor | None, operation: str, attempted: AuditTarget | None, code: str, started: float
 ) -> None:
     container = ctx.container
+    entry = audit_entry(
+        container.ids,
+        at=container.clock.now(),
+        actor=actor,
+        operation=operation,
+        target=attempted or AuditTarget(),
+        success=False,
+        result_code=code,
+        duration_ms=int((time.perf_counter() - started) * 1000),
+        request_id=ctx.request_id,
+        client_ip=ctx.client_ip,
+    )
     try:
-        async with container.uow() as uow:
-            await record(
-                uow.audit,
-                container.ids,
-                at=container.clock.now(),
-                actor=actor,
-                operation=operation,
-                target=attempted or AuditTarget(),
-                success=False,
-                result_code=code,
-                duration_ms=int((time.perf_counter() - started) * 1000),
-                request_id=ctx.request_id,
-                client_ip=ctx.client_ip,
-            )
-            await uow.commit()
+        await container.audit_log.submit(entry)
     except Exception:  # the refusal must still reach the client
         log.exception("could not audit failed %s", operation)
 
@@ -132,7 +132,8 @@ async def mutate_saga(
     attempted: AuditTarget | None = None,
 ) -> P:
     """For use cases that run their own transactions (the session saga): no unit of work is
-    held while they run; the audit entry is written right after, success or refusal."""
+    held while they run; the audit entry is written right after, success or refusal (in one
+    transaction with the entries of concurrent requests: `container.audit_log`)."""
     started = time.perf_counter()
     actor = ctx.actor
     try:
@@ -146,9 +147,8 @@ async def mutate_saga(
         await _record_failure(ctx, actor, operation, attempted, "INTERNAL_ERROR", started)
         raise
     container = ctx.container
-    async with container.uow() as uow:
-        await record(
-            uow.audit,
+    await container.audit_log.submit(
+        audit_entry(
             container.ids,
             at=container.clock.now(),
             actor=actor,
@@ -160,5 +160,5 @@ async def mutate_saga(
             request_id=ctx.request_id,
             client_ip=ctx.client_ip,
         )
-        await uow.commit()
+    )
     return ok(result)

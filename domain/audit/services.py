@@ -21,8 +21,13 @@ class AuditTarget:
     group_id: UUID | None = None
 
 
-async def record(
-    repo: AuditRepository,
+async def record(repo: AuditRepository, entry: AuditEntry) -> AuditEntry:
+    """Append an entry (`audit_entry`) to the log, in the caller's transaction."""
+    await repo.append(entry)
+    return entry
+
+
+def audit_entry(
     ids: IdGenerator,
     *,
     at: datetime,
@@ -37,7 +42,8 @@ async def record(
     details: dict[str, str] | None = None,
     actor_username: str | None = None,
 ) -> AuditEntry:
-    entry = AuditEntry(
+    """One audit entry: who did what to which object, with what outcome."""
+    return AuditEntry(
         id=ids.new_id(),
         at=at,
         actor_user_id=actor.user_id if actor else None,
@@ -54,8 +60,6 @@ async def record(
         client_ip=client_ip,
         details=details or {},
     )
-    await repo.append(entry)
-    return entry
 
 
 async def audit_query(

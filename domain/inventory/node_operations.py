@@ -25,7 +25,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 from uuid import UUID
 
-from domain.audit.services import AuditTarget, record
+from domain.audit.services import AuditTarget, audit_entry, record
 from domain.common.errors import DomainError, NotFoundError
 from domain.inventory.changes import SharingModeChangePlan, plan_sharing_mode_change
 from domain.inventory.errors import InventoryError, InventoryErrorCode
@@ -197,15 +197,17 @@ async def _audit(deps: NodeOperationDeps, actor: Actor, op: NodeOperation, step:
     async with svc.uow() as uow:
         await record(
             uow.audit,
-            svc.ids,
-            at=svc.clock.now(),
-            actor=actor,
-            operation=f"{AUDIT_OPERATION}.{step}",
-            target=AuditTarget("ClusterNode", op.node_id),
-            success=ok,
-            result_code="OK" if ok else "FAILED",
-            duration_ms=0,
-            details={"operationId": str(op.id), "message": message[:500]},
+            audit_entry(
+                svc.ids,
+                at=svc.clock.now(),
+                actor=actor,
+                operation=f"{AUDIT_OPERATION}.{step}",
+                target=AuditTarget("ClusterNode", op.node_id),
+                success=ok,
+                result_code="OK" if ok else "FAILED",
+                duration_ms=0,
+                details={"operationId": str(op.id), "message": message[:500]},
+            ),
         )
         await uow.commit()
 

@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Protocol
 from uuid import UUID, uuid5
 
-from domain.audit.services import AuditTarget, record
+from domain.audit.services import AuditTarget, audit_entry, record
 from domain.common.errors import DomainError
 from domain.common.money import cost_micro, micro_to_credits_str
 from domain.credits import services as credits
@@ -95,15 +95,17 @@ async def _audit_system(
     async def write(into: SessionsUnitOfWork) -> None:
         await record(
             into.audit,
-            svc.ids,
-            at=svc.clock.now(),
-            actor=SYSTEM_ACTOR,
-            operation=operation,
-            target=_session_target(s),
-            success=error is None,
-            result_code="OK" if error is None else str(error.code),
-            duration_ms=int((time.perf_counter() - started) * 1000),
-            details=details,
+            audit_entry(
+                svc.ids,
+                at=svc.clock.now(),
+                actor=SYSTEM_ACTOR,
+                operation=operation,
+                target=_session_target(s),
+                success=error is None,
+                result_code="OK" if error is None else str(error.code),
+                duration_ms=int((time.perf_counter() - started) * 1000),
+                details=details,
+            ),
         )
 
     if uow is not None:

@@ -68,7 +68,7 @@ async def test_redis_bus_reaches_a_subscriber_in_another_process_instance(redis_
 async def test_a_failed_announcement_does_not_fail_a_committed_change(container: Any) -> None:
     """Redis restarting between the commit and the publish: the change stands, the caller is
     not told it failed, and this process's listeners still heard of it."""
-    from domain.audit.services import AuditTarget, record
+    from domain.audit.services import AuditTarget, audit_entry, record
     from infra.db.uow import SqlUnitOfWork
     from tests.support.api import SYSTEM
 
@@ -87,14 +87,16 @@ async def test_a_failed_announcement_does_not_fail_a_committed_change(container:
     async with uow:
         entry = await record(
             uow.audit,
-            container.ids,
-            at=container.clock.now(),
-            actor=SYSTEM,
-            operation="busDown",
-            target=AuditTarget("Test", "bus"),
-            success=True,
-            result_code="OK",
-            duration_ms=0,
+            audit_entry(
+                container.ids,
+                at=container.clock.now(),
+                actor=SYSTEM,
+                operation="busDown",
+                target=AuditTarget("Test", "bus"),
+                success=True,
+                result_code="OK",
+                duration_ms=0,
+            ),
         )
         uow.publish_after_commit("test:topic", {"n": 1})
         await uow.commit()

@@ -55,7 +55,8 @@ class SqlAuditRepository:
                 details=e.details,
             )
         )
-        await self.s.flush()
+        # no flush: written with the transaction (several entries in one INSERT); an ORM query
+        # of the log in the same unit of work flushes first
 
     async def query(
         self, visibility: AuditVisibility, flt: AuditFilter, offset: int, limit: int

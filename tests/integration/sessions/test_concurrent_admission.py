@@ -8,6 +8,7 @@ import asyncio
 from typing import Any
 from uuid import UUID
 
+from sqlalchemy import text
 from strawberry import relay
 
 from domain.catalog.model import GpuTier
@@ -77,6 +78,7 @@ async def test_200_concurrent_creates_for_room_for_100(container: Any, runtime: 
         )
         return data["sessionCreate"]  # type: ignore[no-any-return]
 
+    audit_batches = c.audit_log.batches
     results = await asyncio.gather(*(create(i) for i in range(200)))
     assert all(r["errors"] == [] for r in results), [r["errors"] for r in results if r["errors"]][:3]
     states = [r["session"]["state"] for r in results]
@@ -95,8 +97,22 @@ async def test_200_concurrent_creates_for_room_for_100(container: Any, runtime: 
     # 0.72 credits/hour × 1 card × 1 h (the expiry is shorter than the hold window)
     assert held == 100 * 720_000
 
-    # stop 10 placed sessions: the first 10 of the queue, in order, are admitted
+    # every admission audited exactly once, the entries of concurrent requests written together
     ids = [UUID(relay.GlobalID.from_id(r["session"]["id"]).node_id) for r in results]
+    async with c.engine.connect() as conn:
+        audited = (
+            await conn.execute(
+                text(
+                    "SELECT target_id, count(*) FROM audit_log WHERE operation = 'sessionCreate' "
+                    "AND target_id = ANY(:ids) GROUP BY target_id"
+                ),
+                {"ids": [str(i) for i in ids]},
+            )
+        ).all()
+    assert len(audited) == 200 and all(n == 1 for _, n in audited)
+    assert c.audit_log.batches - audit_batches < 200
+
+    # stop 10 placed sessions: the first 10 of the queue, in order, are admitted
     placed_ids = [sid for sid, st in zip(ids, states, strict=True) if st == "SCHEDULED"][:10]
     async with c.uow() as uow:
         owners = {s.id: s.owner_id for s in await uow.sessions.get_many(placed_ids)}

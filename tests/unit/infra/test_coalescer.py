@@ -1,5 +1,5 @@
-"""Status reports arriving together are written together, in order, and one bad report only
-fails its own caller."""
+"""Items (status reports here) arriving together are written together, in order, and one bad
+item only fails its own caller."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from uuid import UUID, uuid4
 import pytest
 
 from domain.inventory.ports import StatusReport, WorkloadPhase
-from infra.cluster.reports import StatusReportBatcher
+from infra.coalesce import Coalescer
 
 AT = datetime(2026, 11, 29, tzinfo=UTC)
 
@@ -27,7 +27,7 @@ async def test_concurrent_reports_share_transactions_and_keep_their_order() -> N
         await asyncio.sleep(0.01)  # a transaction's round trips
         written.append(list(reports))
 
-    batcher = StatusReportBatcher(write, max_batch=20)
+    batcher = Coalescer(write, max_batch=20)
     reports = [report() for _ in range(50)]
     await asyncio.gather(*(batcher.submit(r) for r in reports))
     assert [r for batch in written for r in batch] == reports  # each exactly once, in arrival order
@@ -45,7 +45,7 @@ async def test_a_failing_report_fails_only_its_own_caller() -> None:
             raise RuntimeError("session row is gone")
         written.extend(reports)
 
-    batcher = StatusReportBatcher(write)
+    batcher = Coalescer(write)
     first, others = report(), [report() for _ in range(5)]
     results = await asyncio.gather(
         batcher.submit(first), *(batcher.submit(r) for r in [*others[:2], bad, *others[2:]]), return_exceptions=True
@@ -62,7 +62,7 @@ async def test_a_caller_that_stops_waiting_does_not_break_the_batch() -> None:
         await release.wait()
         written.extend(reports)
 
-    batcher = StatusReportBatcher(write)
+    batcher = Coalescer(write)
     a, b = report(), report()
     ta = asyncio.create_task(batcher.submit(a))
     tb = asyncio.create_task(batcher.submit(b))

@@ -1,35 +1,36 @@
-"""Coalescing a cluster's status reports: reports that arrive while one batch is being written
-wait for the next batch, and each batch is one transaction (`handle_status_reports`). A busy
-cluster starts many pods at once; one transaction per report made the reports cost a quarter
-of every admission's CPU. Each caller still awaits its own report's outcome, so nothing a
-cluster adapter relies on changes: order per cluster is kept, and an error reaches the
-caller whose report caused it."""
+"""Coalescing concurrent writes: items submitted while one batch is being written wait for
+the next batch, and each batch is one transaction. Each caller still awaits its own item's
+outcome, so nothing a caller relies on changes: order is kept, and an error reaches the
+caller whose item caused it (a failed batch is written again item by item).
+
+Used for a cluster's status reports (a busy cluster starts many pods at once: one transaction
+per report made the reports a quarter of every admission's CPU) and for the audit entries of
+mutations that run their own transactions (one entry per request otherwise)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-
-from domain.inventory.ports import StatusReport
+from typing import Generic, TypeVar
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[Sequence[StatusReport]], Awaitable[object]]
+T = TypeVar("T")
 
 
-class StatusReportBatcher:
-    def __init__(self, handle: Handler, *, max_batch: int = 200) -> None:
+class Coalescer(Generic[T]):
+    def __init__(self, handle: Callable[[Sequence[T]], Awaitable[object]], *, max_batch: int = 200) -> None:
         self._handle = handle
         self._max_batch = max_batch
-        self._pending: list[tuple[StatusReport, asyncio.Future[None]]] = []
+        self._pending: list[tuple[T, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
-        self.batches = 0  # how many transactions wrote reports (for tests and metrics)
+        self.batches = 0  # how many times the handler ran (for tests and metrics)
 
-    async def submit(self, report: StatusReport) -> None:
-        """Returns once the report is written (or raises what writing it raised)."""
+    async def submit(self, item: T) -> None:
+        """Returns once the item is written (or raises what writing it raised)."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((report, future))
+        self._pending.append((item, future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_all())
         await future
@@ -45,20 +46,20 @@ class StatusReportBatcher:
                 self._pending = []
                 raise
 
-    async def _write(self, batch: list[tuple[StatusReport, asyncio.Future[None]]]) -> None:
+    async def _write(self, batch: list[tuple[T, asyncio.Future[None]]]) -> None:
         self.batches += 1
         try:
-            await self._handle([report for report, _ in batch])
+            await self._handle([item for item, _ in batch])
         except Exception as exc:
             if len(batch) == 1:
                 _settle(batch[0][1], exc)
                 return
-            # one bad report must not sink the others: write them one by one
-            log.warning("a batch of %d status reports failed; writing them one by one", len(batch), exc_info=True)
-            for report, future in batch:
+            # one bad item must not sink the others: write them one by one
+            log.warning("a batch of %d failed; writing its items one by one", len(batch), exc_info=True)
+            for item, future in batch:
                 try:
                     self.batches += 1
-                    await self._handle([report])
+                    await self._handle([item])
                 except Exception as exc:
                     _settle(future, exc)
                 else:
