@@ -1,7 +1,8 @@
 """Running a mutation: authenticate, open a unit of work, call the use case, audit, commit.
 
 A successful change and its audit entry commit together; a refused or failed one rolls back
-and its audit entry is written in a transaction of its own, so the log also shows refusals.
+and its audit entry is written after, so the log also shows refusals (entries written after a
+use case are coalesced with those of concurrent requests: `container.audit_log`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Literal, TypeVar, cast
 
 from api.common.errors import UserError, errors_from
 from api.context import Context
+from domain.audit.model import AuditEntry
 from domain.audit.services import AuditTarget, audit_entry, record
 from domain.common.errors import DomainError
 from domain.ports import UnitOfWork
@@ -21,6 +23,25 @@ from domain.tenancy.model import Actor
 log = logging.getLogger(__name__)
 R = TypeVar("R")
 Auth = Literal["writer", "reader", "anonymous"]
+
+
+def _entry(
+    ctx: Context, actor: Actor | None, operation: str, target: AuditTarget, code: str, started: float
+) -> AuditEntry:
+    """The audit entry of this request's mutation (`code` "OK" for success)."""
+    container = ctx.container
+    return audit_entry(
+        container.ids,
+        at=container.clock.now(),
+        actor=actor,
+        operation=operation,
+        target=target,
+        success=code == "OK",
+        result_code=code,
+        duration_ms=int((time.perf_counter() - started) * 1000),
+        request_id=ctx.request_id,
+        client_ip=ctx.client_ip,
+    )
 
 
 class Refused(Exception):
@@ -51,21 +72,7 @@ async def run_mutation(
             actor = ctx.require_actor()
         async with container.uow() as uow:
             result = await action(uow, cast(Actor, actor))
-            await record(
-                uow.audit,
-                audit_entry(
-                    container.ids,
-                    at=container.clock.now(),
-                    actor=ctx.actor or actor,
-                    operation=operation,
-                    target=target(result),
-                    success=True,
-                    result_code="OK",
-                    duration_ms=int((time.perf_counter() - started) * 1000),
-                    request_id=ctx.request_id,
-                    client_ip=ctx.client_ip,
-                ),
-            )
+            await record(uow.audit, _entry(ctx, ctx.actor or actor, operation, target(result), "OK", started))
             await uow.commit()
             return result
     except DomainError as exc:
@@ -80,21 +87,8 @@ async def run_mutation(
 async def _record_failure(
     ctx: Context, actor: Actor | None, operation: str, attempted: AuditTarget | None, code: str, started: float
 ) -> None:
-    container = ctx.container
-    entry = audit_entry(
-        container.ids,
-        at=container.clock.now(),
-        actor=actor,
-        operation=operation,
-        target=attempted or AuditTarget(),
-        success=False,
-        result_code=code,
-        duration_ms=int((time.perf_counter() - started) * 1000),
-        request_id=ctx.request_id,
-        client_ip=ctx.client_ip,
-    )
     try:
-        await container.audit_log.submit(entry)
+        await ctx.container.audit_log.submit(_entry(ctx, actor, operation, attempted or AuditTarget(), code, started))
     except Exception:  # the refusal must still reach the client
         log.exception("could not audit failed %s", operation)
 
@@ -146,19 +140,5 @@ async def mutate_saga(
         log.exception("mutation %s failed (request %s)", operation, ctx.request_id)
         await _record_failure(ctx, actor, operation, attempted, "INTERNAL_ERROR", started)
         raise
-    container = ctx.container
-    await container.audit_log.submit(
-        audit_entry(
-            container.ids,
-            at=container.clock.now(),
-            actor=actor,
-            operation=operation,
-            target=target(result),
-            success=True,
-            result_code="OK",
-            duration_ms=int((time.perf_counter() - started) * 1000),
-            request_id=ctx.request_id,
-            client_ip=ctx.client_ip,
-        )
-    )
+    await ctx.container.audit_log.submit(_entry(ctx, actor, operation, target(result), "OK", started))
     return ok(result)
