@@ -4,13 +4,11 @@ operator, tests). Embedded vs production is decided here, once."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from domain.audit.model import AuditEntry
 from domain.common.clock import Clock, IdGenerator, SystemClock, UuidGenerator
 from domain.ports import EventBus
 from domain.sessions.ports import UsageStore
@@ -19,7 +17,6 @@ from domain.tenancy.auth import PasswordHasher, SecretGenerator
 from infra.actor_cache import ActorCache
 from infra.billing.sql import SqlBilling
 from infra.cluster.registry import ClusterAdapters
-from infra.coalesce import Coalescer
 from infra.credits.wiring import CreditsAdapters, sql_adapters
 from infra.db.base import make_engine, make_sessionmaker
 from infra.db.uow import SqlUnitOfWorkFactory
@@ -46,9 +43,6 @@ class Container:
     clusters: ClusterAdapters
     usage: UsageStore
     sessions: SessionServices
-    # audit entries of mutations that run their own transactions (the session saga, refusals),
-    # written together with those of concurrent requests (see `infra.coalesce`)
-    audit_log: Coalescer[AuditEntry]
     actors: ActorCache = field(default_factory=ActorCache)
     extras: dict[str, Any] = field(default_factory=dict)
 
@@ -103,12 +97,6 @@ def build_container(
         billing=SqlBilling(engine, hold_window_seconds=settings.hold_window_seconds),
     )
 
-    async def write_audit(entries: Sequence[AuditEntry]) -> None:
-        async with uow() as unit:
-            for entry in entries:
-                await unit.audit.append(entry)
-            await unit.commit()
-
     return Container(
         settings=settings,
         database_url=database_url,
@@ -123,6 +111,5 @@ def build_container(
         clusters=clusters,
         usage=usage,
         sessions=sessions,
-        audit_log=Coalescer(write_audit),
         actors=actors,
     )

@@ -3,9 +3,8 @@ the next batch, and each batch is one transaction. Each caller still awaits its 
 outcome, so nothing a caller relies on changes: order is kept, and an error reaches the
 caller whose item caused it (a failed batch is written again item by item).
 
-Used for a cluster's status reports (a busy cluster starts many pods at once: one transaction
-per report made the reports a quarter of every admission's CPU) and for the audit entries of
-mutations that run their own transactions (one entry per request otherwise)."""
+Used for a cluster's status reports: a busy cluster starts many pods at once, and one
+transaction per report made the reports a quarter of every admission's CPU."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """Running a mutation: authenticate, open a unit of work, call the use case, audit, commit.
 
 A successful change and its audit entry commit together; a refused or failed one rolls back
-and its audit entry is written after, so the log also shows refusals (entries written after a
-use case are coalesced with those of concurrent requests: `container.audit_log`).
+and its audit entry is written in a transaction of its own, so the log also shows refusals.
 """
 
 from __future__ import annotations
@@ -88,7 +87,9 @@ async def _record_failure(
     ctx: Context, actor: Actor | None, operation: str, attempted: AuditTarget | None, code: str, started: float
 ) -> None:
     try:
-        await ctx.container.audit_log.submit(_entry(ctx, actor, operation, attempted or AuditTarget(), code, started))
+        async with ctx.container.uow() as uow:
+            await record(uow.audit, _entry(ctx, actor, operation, attempted or AuditTarget(), code, started))
+            await uow.commit()
     except Exception:  # the refusal must still reach the client
         log.exception("could not audit failed %s", operation)
 
@@ -126,8 +127,7 @@ async def mutate_saga(
     attempted: AuditTarget | None = None,
 ) -> P:
     """For use cases that run their own transactions (the session saga): no unit of work is
-    held while they run; the audit entry is written right after, success or refusal (in one
-    transaction with the entries of concurrent requests: `container.audit_log`)."""
+    held while they run; the audit entry is written right after, success or refusal."""
     started = time.perf_counter()
     actor = ctx.actor
     try:
@@ -140,5 +140,7 @@ async def mutate_saga(
         log.exception("mutation %s failed (request %s)", operation, ctx.request_id)
         await _record_failure(ctx, actor, operation, attempted, "INTERNAL_ERROR", started)
         raise
-    await ctx.container.audit_log.submit(_entry(ctx, actor, operation, target(result), "OK", started))
+    async with ctx.container.uow() as uow:
+        await record(uow.audit, _entry(ctx, actor, operation, target(result), "OK", started))
+        await uow.commit()
     return ok(result)

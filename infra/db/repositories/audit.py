@@ -55,8 +55,7 @@ class SqlAuditRepository:
                 details=e.details,
             )
         )
-        # no flush: written with the transaction (several entries in one INSERT); an ORM query
-        # of the log in the same unit of work flushes first
+        await self.s.flush()
 
     async def query(
         self, visibility: AuditVisibility, flt: AuditFilter, offset: int, limit: int

@@ -183,18 +183,25 @@ async def test_cpu_session_pause_resume_stop(container: Any, world: World, runti
 async def test_status_reports_written_as_one_batch_apply_in_order(container: Any, world: World, runtime: Any) -> None:
     from datetime import timedelta
 
+    from domain.inventory.model import Card, Node, SharingMode
     from domain.inventory.ports import EndpointUrl, StatusReport, WorkloadPhase
+    from tests.support.api import add_simulated_cluster
 
     c = container
     cat = await catalog_for(c)
+    # a cluster whose pods take a minute to start: it reports nothing but STARTING meanwhile
+    node = Node(
+        "slow-0", "slow-0", "slow", SharingMode.HAMI, 64000, 512 * 1024, (Card("GPU-slow-0", "A100-80GB", 81920),)
+    )
+    cluster = await add_simulated_cluster(c, "slow", (node,), start_delay=60)
     actor, _ = await member(c, world, world.g1, prefix="batch")
-    s = await sessions.session_create(c.sessions, actor, gpu_request(cat, "batch", expiry=Expiry.H1))
-    assert s.cluster_id is not None
+    s = await sessions.session_create(c.sessions, actor, gpu_request(cat, "batch", expiry=Expiry.H1, cluster="slow"))
+    assert s.cluster_id == "slow"
     at = c.clock.now() + timedelta(milliseconds=1)
     url = EndpointUrl("jupyterlab", "http://example.invalid/lab")
     results = await sessions.handle_status_reports(
         c.sessions,
-        s.cluster_id,
+        "slow",
         [
             StatusReport(s.id, WorkloadPhase.STARTING, at),
             StatusReport(s.id, WorkloadPhase.RUNNING, at, endpoints=(url,)),
@@ -212,6 +219,8 @@ async def test_status_reports_written_as_one_batch_apply_in_order(container: Any
     assert elsewhere == [None]  # another cluster's report about this session is ignored
     async with c.uow() as uow:
         stored = await uow.sessions.get(s.id)
-    assert stored is not None and stored.state == SessionState.RUNNING
+    assert stored is not None and stored.state == SessionState.RUNNING and stored.running_since == at
+    assert stored.endpoints.jupyterlab == url.url
     await sessions.session_stop(c.sessions, actor, s.id)
     await wait_state(c, s.id, SessionState.STOPPED)
+    await cluster.close()
