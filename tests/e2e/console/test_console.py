@@ -273,9 +273,26 @@ def test_admin_and_member_in_two_languages(browser: Any, served: Served, screens
     member.get_by_test_id("nav-/wallet").click()
     member.get_by_test_id("ledger-table").get_by_text("Allocation").first.wait_for()
     shot(member, screenshots, "wallet")
+    # Stopped, the GPU session is charged for the seconds it ran: the usage report of the
+    # organisation shows it by offering, per day, as a chart and as CSV.
+    member.get_by_test_id("nav-/sessions").click()
+    member.get_by_role("link", name="e2e-gpu").click()
+    member.get_by_test_id("session-page").wait_for()
+    member.get_by_role("button", name="Stop").click()
+    member.get_by_test_id("session-state").get_by_text("Stopped").wait_for(timeout=60_000)
+    admin.goto(f"{url}/#/admin/usage")
+    admin.get_by_test_id("scope-entity").click()
+    admin.get_by_role("option", name=ORG, exact=True).click()
+    admin.get_by_test_id("usage-by").click()
+    admin.get_by_role("option", name=re.compile("Offering")).click()
+    admin.get_by_test_id("usage-interval").click()
+    admin.get_by_role("option", name="Day").click()
+    admin.get_by_test_id("usage-table").get_by_text("H100-80GB").wait_for(timeout=15_000)
+    admin.get_by_test_id("usage-series-chart").wait_for()
+    assert "by=OFFERING" in (admin.get_by_test_id("usage-csv").get_attribute("href") or "")
+    shot(admin, screenshots, "usage-reports")
     for path, name, marker in [
         ("/admin/policies", "policies", "Effective policy of a user"),
-        ("/admin/usage", "usage-reports", "Choose a scope."),
         ("/admin/operations", "background-jobs", "sessions.meter"),
     ]:
         admin.goto(f"{url}/#{path}")

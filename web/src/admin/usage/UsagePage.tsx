@@ -7,6 +7,7 @@ import { useLanguage } from "../../i18n";
 import { formatCredits } from "../../common/format";
 import { Empty, PageHeader, QueryState } from "../../common/ui";
 import { ScopePicker, type ScopeValue } from "../../common/ScopePicker";
+import { useOrganizationOptions } from "../../common/options";
 import { SPLITS, rowLabel, usageCsvUrl } from "./report";
 
 // uPlot is loaded only once a report is asked per day, week or month
@@ -51,7 +52,10 @@ const toIso = (local: string) => (local ? new Date(local).toISOString() : null);
  * offering (GPU model), as bars, as a chart per day/week/month, and as CSV. */
 export default function UsagePage() {
   const { t, language } = useLanguage();
-  const [scope, setScope] = useState<ScopeValue>({ kind: "ORGANIZATION", id: null });
+  const orgs = useOrganizationOptions(true);
+  const [chosen, setScope] = useState<ScopeValue | null>(null);
+  // until one is chosen: the first organisation the viewer administers, so the page opens on a report
+  const scope: ScopeValue = chosen ?? { kind: "ORGANIZATION", id: orgs[0]?.value ?? null };
   const [chosenBy, setBy] = useState<UsageDimension | null>("GROUP");
   const [interval, setInterval] = useState<UsageInterval | null>(null);
   const [since, setSince] = useState("");

@@ -30,14 +30,18 @@ export default function UsageSeriesChart({
     const single = series.length === 1;
     const format = new Intl.DateTimeFormat(language, interval === "MONTH" ? { year: "numeric", month: "short" } : { month: "short", day: "numeric" });
     const when = (i: number | null | undefined) => (i == null || !periods[i] ? "—" : format.format(new Date(periods[i])));
-    const amount = (_u: uPlot, v: number | null) => (v == null ? "—" : v.toLocaleString(language, { maximumFractionDigits: 2 }));
+    // credits: two decimals from 1 up, three significant digits below (a few seconds of a
+    // fractional card cost thousandths of a credit)
+    const credits = (v: number) =>
+      v.toLocaleString(language, Math.abs(v) >= 1 || v === 0 ? { maximumFractionDigits: 2 } : { maximumSignificantDigits: 3 });
+    const amount = (_u: uPlot, v: number | null) => (v == null ? "—" : credits(v));
     const opts: uPlot.Options = {
       width: el.clientWidth || 600,
       height,
       scales: { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
       axes: [
         { values: (_u, ticks) => ticks.map((i) => (Number.isInteger(i) ? when(i) : "")), space: 60 },
-        { label: t("usage.credits"), size: 70 },
+        { label: t("usage.credits"), size: 70, values: (_u, ticks) => ticks.map(credits) },
       ],
       series: [
         { label: t("usage.period"), value: (_u, i) => when(i) },
