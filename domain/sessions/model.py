@@ -217,7 +217,8 @@ class Session:
         return replace(self, **changes)
 
     def remaining(self, now: datetime) -> timedelta | None:
-        if self.expires_at is None:
+        """Time left before expiry; None without an expiry or once the session has ended."""
+        if self.expires_at is None or self.terminal:
             return None
         return max(timedelta(0), self.expires_at - now)
 
@@ -227,8 +228,9 @@ class Session:
         return self.billed_seconds + max(0, open_interval)
 
     def expiry_warning(self, now: datetime) -> bool:
-        """From 90 % of the time between creation and expiry elapsed (extensions move it)."""
-        if self.expires_at is None:
+        """From 90 % of the time between creation and expiry elapsed (extensions move it);
+        never for a session that has ended."""
+        if self.expires_at is None or self.terminal:
             return False
         total = (self.expires_at - self.created_at).total_seconds()
         return (now - self.created_at).total_seconds() >= total * WARN_AT.numerator / WARN_AT.denominator

@@ -35,6 +35,7 @@ function Remaining({ s }: { s: SessionFieldsFragment }) {
   const { t, language } = useLanguage();
   const now = useNow();
   if (!s.expiresAt) return <Text>{t("sessions.noExpiry")}</Text>;
+  if (s.remainingSeconds == null) return <Text data-testid="remaining">—</Text>; // ended: no clock runs
   const start = s.startedAt ?? s.createdAt;
   let tone = remainingTone(start, s.expiresAt, now);
   if (s.expiryWarning && tone === "ok") tone = "warning";
