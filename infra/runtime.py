@@ -98,9 +98,13 @@ async def register_cluster_inventory(container: Container, cluster: object, *, k
 async def _sample_usage(container: Container, cluster: object) -> None:
     stream = cluster.usage_stream(1.0)  # type: ignore[attr-defined]
     async for samples in stream:
+        try:
+            await container.usage.append_many(samples)
+        except Exception:
+            log.exception("%d usage samples not stored", len(samples))
+            continue
         for sample in samples:
             try:
-                await container.usage.append(sample)
                 await container.events.publish(
                     usage_topic(sample.session_id),
                     {
@@ -112,4 +116,4 @@ async def _sample_usage(container: Container, cluster: object) -> None:
                     },
                 )
             except Exception:
-                log.exception("usage sample for %s not stored", sample.session_id)
+                log.exception("usage sample for %s not published", sample.session_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Sequence
 from datetime import datetime
 from uuid import UUID
 
@@ -42,6 +43,10 @@ class InProcessUsageStore:
         buf = self._buffers.setdefault(sample.session_id, deque(maxlen=self.window))
         buf.append(sample)
 
+    async def append_many(self, samples: Sequence[UsageSample]) -> None:
+        for sample in samples:
+            await self.append(sample)
+
     async def recent(self, session_id: UUID, seconds: int = WINDOW_SECONDS) -> list[UsageSample]:
         buf = self._buffers.get(session_id)
         if not buf:
@@ -66,11 +71,19 @@ class RedisUsageStore:
         return f"gshare:usage:{session_id}"
 
     async def append(self, sample: UsageSample) -> None:
-        key = self._key(sample.session_id)
+        await self.append_many([sample])
+
+    async def append_many(self, samples: Sequence[UsageSample]) -> None:
+        """Every sample in one pipeline: one round trip for all of a cluster's sessions (each
+        list's push, trim and expiry stay together in the MULTI block)."""
+        if not samples:
+            return
         async with self._redis.pipeline(transaction=True) as pipe:
-            pipe.lpush(key, _encode(sample))
-            pipe.ltrim(key, 0, self.window - 1)
-            pipe.expire(key, self.window * 2)
+            for sample in samples:
+                key = self._key(sample.session_id)
+                pipe.lpush(key, _encode(sample))
+                pipe.ltrim(key, 0, self.window - 1)
+                pipe.expire(key, self.window * 2)
             await pipe.execute()
 
     async def recent(self, session_id: UUID, seconds: int = WINDOW_SECONDS) -> list[UsageSample]:

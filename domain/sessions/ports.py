@@ -159,6 +159,10 @@ class UsageStore(Protocol):
 
     async def append(self, sample: UsageSample) -> None: ...
 
+    async def append_many(self, samples: Sequence[UsageSample]) -> None:
+        """A cluster's samples of one second, in one round trip."""
+        ...
+
     async def recent(self, session_id: UUID, seconds: int = 300) -> list[UsageSample]: ...
 
 

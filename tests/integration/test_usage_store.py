@@ -47,3 +47,17 @@ async def test_sessions_are_kept_apart_and_unknown_ones_are_empty(store: Any) ->
     assert await store.recent(uuid.uuid4()) == []
     await store.forget(a)
     assert await store.recent(a) == []
+
+
+async def test_a_clusters_second_is_appended_at_once(store: Any) -> None:
+    """`append_many`: many sessions' samples in one call keep each session's window and order."""
+    a, b = uuid.uuid4(), uuid.uuid4()
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    for second in range(0, 320, 40):  # 40 seconds per call, both sessions interleaved
+        batch = []
+        for i in range(second, second + 40):
+            batch += [sample(a, start + timedelta(seconds=i), i), sample(b, start + timedelta(seconds=i), -i)]
+        await store.append_many(batch)
+    await store.append_many([])
+    assert [s.cpu_millicores for s in await store.recent(a)] == list(range(20, 320))
+    assert [s.cpu_millicores for s in await store.recent(b, 5)] == [-i for i in range(315, 320)]
