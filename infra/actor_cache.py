@@ -33,7 +33,6 @@ from domain.tenancy.services import user_topic
 log = logging.getLogger(__name__)
 
 USER_TOPICS = user_topic("*")  # type: ignore[arg-type]  # a prefix pattern: every user's announcements
-EVERYONE = "*"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +51,6 @@ class ActorCache:
         self._entries: dict[str, _Entry] = {}
         self.generation = 0
         self.hits = 0
-        self.misses = 0
 
     @staticmethod
     def _key(credential: str) -> str:
@@ -61,7 +59,6 @@ class ActorCache:
     def get(self, credential: str) -> Actor | None:
         entry = self._entries.get(self._key(credential))
         if entry is None or entry.until <= self._clock():
-            self.misses += 1
             return None
         self.hits += 1
         return entry.actor
@@ -88,11 +85,11 @@ class ActorCache:
     def _forget(self, topic: str, payload: dict[str, Any]) -> None:
         if not topic.startswith(USER_TOPICS[:-1]):
             return
-        raw = payload.get("userId")
-        try:
-            self.forget_user(None if raw in (None, EVERYONE) else UUID(str(raw)))
-        except ValueError:
-            self.forget_user(None)
+        try:  # an announcement that names nobody readable forgets everyone
+            user_id: UUID | None = UUID(str(payload["userId"]))
+        except (KeyError, ValueError):
+            user_id = None
+        self.forget_user(user_id)
 
     def on_committed(self, events: Sequence[tuple[str, dict[str, Any]]]) -> None:
         """Called by the unit of work right after a commit, with the events it will publish."""

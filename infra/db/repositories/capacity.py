@@ -157,7 +157,7 @@ class SqlCapacityStore:
             .where(CapacityStateRow.id == 1)
             .values(epoch=new_epoch, next_arrival=state.next_arrival)
         )
-        taken.allocations, taken.queue, taken.saved_epoch = now_alloc, now_queue, new_epoch
+        taken.queue, taken.saved_epoch = now_queue, new_epoch  # (its allocations were updated in place)
         # Publish to the cache now, tagged with the epoch this transaction will commit: the next
         # transaction of this process can only read that epoch once this one has committed (it
         # waits on the row lock), so it may reuse the state even if it wakes before our commit

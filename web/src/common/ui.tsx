@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Alert, Center, Group, Loader, Stack, Text, Title } from "@mantine/core";
+import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from "@mantine/core";
 import type { CombinedError } from "urql";
 import { useT } from "../i18n";
 import { describeCombinedError } from "./errors";
@@ -39,6 +39,21 @@ export function QueryState({ fetching, error, children }: { fetching: boolean; e
 }
 
 /** Refusals that do not name a field the form shows. */
+/** A dialog form's Cancel and Save buttons. */
+export function FormActions({ onCancel, saving }: { onCancel(): void; saving: boolean }) {
+  const t = useT();
+  return (
+    <Group justify="flex-end">
+      <Button variant="default" onClick={onCancel}>
+        {t("common.cancel")}
+      </Button>
+      <Button type="submit" loading={saving}>
+        {t("common.save")}
+      </Button>
+    </Group>
+  );
+}
+
 export function GeneralErrors({ messages }: { messages: string[] }) {
   if (messages.length === 0) return null;
   return (

@@ -7,7 +7,7 @@ import { useLanguage } from "../i18n";
 import { useFieldErrors } from "../common/errors";
 import { formatDateTime } from "../common/format";
 import { Pager, useCursorPages } from "../common/pagination";
-import { Empty, GeneralErrors, QueryState } from "../common/ui";
+import { Empty, FormActions, GeneralErrors, QueryState } from "../common/ui";
 import { checkCuda } from "../common/validation";
 import { useOrganizationOptions, useRegistryOptions } from "../common/options";
 
@@ -305,14 +305,7 @@ export function ImagesPanel({ admin }: { admin: boolean }) {
               )}
               <Textarea label={t("common.description")} value={editing.description} onChange={(e) => setEditing({ ...editing, description: e.currentTarget.value })} error={errors.field("description")} />
               <GeneralErrors messages={errors.general} />
-              <Group justify="flex-end">
-                <Button variant="default" onClick={() => setEditing(null)}>
-                  {t("common.cancel")}
-                </Button>
-                <Button type="submit" loading={saving}>
-                  {t("common.save")}
-                </Button>
-              </Group>
+              <FormActions onCancel={() => setEditing(null)} saving={saving} />
             </Stack>
           </form>
         )}

@@ -1,12 +1,12 @@
 import { useState } from "react";
-import { Button, Group, Modal, Select, Stack, Table, TextInput, Textarea } from "@mantine/core";
+import { Button, Modal, Select, Stack, Table, TextInput, Textarea } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { useLanguage } from "../i18n";
 import { useFieldErrors } from "../common/errors";
 import { formatDateTime } from "../common/format";
 import { Pager, useCursorPages } from "../common/pagination";
-import { Empty, GeneralErrors, PageHeader, QueryState } from "../common/ui";
+import { Empty, FormActions, GeneralErrors, PageHeader, QueryState } from "../common/ui";
 import { useOfferings } from "../common/options";
 import { useViewer } from "../app/viewer";
 
@@ -179,14 +179,7 @@ export default function TemplatesPage() {
               <Select label={t("sessions.preset")} data={(r.data?.presets.nodes ?? []).map((i) => ({ value: i.id, label: i.name }))} value={editing.presetId} onChange={(v) => setEditing({ ...editing, presetId: v })} clearable error={errors.field("presetId")} />
               <Textarea label={t("common.description")} value={editing.description} onChange={(e) => setEditing({ ...editing, description: e.currentTarget.value })} error={errors.field("description")} />
               <GeneralErrors messages={errors.general} />
-              <Group justify="flex-end">
-                <Button variant="default" onClick={() => setEditing(null)}>
-                  {t("common.cancel")}
-                </Button>
-                <Button type="submit" loading={fetching}>
-                  {t("common.save")}
-                </Button>
-              </Group>
+              <FormActions onCancel={() => setEditing(null)} saving={fetching} />
             </Stack>
           </form>
         )}

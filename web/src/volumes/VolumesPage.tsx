@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Badge, Button, Group, Modal, NumberInput, Select, Stack, Table, TextInput } from "@mantine/core";
+import { Badge, Button, Modal, NumberInput, Select, Stack, Table, TextInput } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import type { MountMode } from "../gql/graphql";
@@ -7,7 +7,7 @@ import { useLanguage } from "../i18n";
 import { useFieldErrors } from "../common/errors";
 import { formatDateTime, formatMib } from "../common/format";
 import { Pager, useCursorPages } from "../common/pagination";
-import { Empty, GeneralErrors, PageHeader, QueryState } from "../common/ui";
+import { Empty, FormActions, GeneralErrors, PageHeader, QueryState } from "../common/ui";
 import { checkInt } from "../common/validation";
 import { useViewer } from "../app/viewer";
 
@@ -198,14 +198,7 @@ export default function VolumesPage() {
                 />
               )}
               <GeneralErrors messages={errors.general} />
-              <Group justify="flex-end">
-                <Button variant="default" onClick={() => setEditing(null)}>
-                  {t("common.cancel")}
-                </Button>
-                <Button type="submit" loading={fetching}>
-                  {t("common.save")}
-                </Button>
-              </Group>
+              <FormActions onCancel={() => setEditing(null)} saving={fetching} />
             </Stack>
           </form>
         )}

@@ -7,7 +7,7 @@ import { useLanguage } from "../../i18n";
 import { useFieldErrors } from "../../common/errors";
 import { creditsToMicro, formatCredits, formatDateTime } from "../../common/format";
 import { Pager, useCursorPages } from "../../common/pagination";
-import { Empty, GeneralErrors, QueryState } from "../../common/ui";
+import { Empty, FormActions, GeneralErrors, QueryState } from "../../common/ui";
 
 const RefillSchedulesDocument = graphql(`
   query RefillSchedules($source: AccountInput, $first: Int, $after: String) {
@@ -182,14 +182,7 @@ export function RefillsPanel({ source, children }: { source: AccountFieldsFragme
               </Group>
               <TextInput label={t("ledger.memo")} value={editing.memo} onChange={(e) => setEditing({ ...editing, memo: e.currentTarget.value })} error={errors.field("memo")} />
               <GeneralErrors messages={errors.general} />
-              <Group justify="flex-end">
-                <Button variant="default" onClick={() => setEditing(null)}>
-                  {t("common.cancel")}
-                </Button>
-                <Button type="submit" loading={fetching}>
-                  {t("common.save")}
-                </Button>
-              </Group>
+              <FormActions onCancel={() => setEditing(null)} saving={fetching} />
             </Stack>
           </form>
         )}

@@ -6,7 +6,7 @@ import type { BudgetAction, BudgetPeriod } from "../../gql/graphql";
 import { useLanguage } from "../../i18n";
 import { useFieldErrors } from "../../common/errors";
 import { creditsToMicro, formatCredits, formatDateTime, microToCredits } from "../../common/format";
-import { Empty, GeneralErrors, QueryState } from "../../common/ui";
+import { Empty, FormActions, GeneralErrors, QueryState } from "../../common/ui";
 import { ScopePicker, type ScopeValue } from "../../common/ScopePicker";
 
 const BudgetsDocument = graphql(`
@@ -186,14 +186,7 @@ export function BudgetsPanel() {
               <Select label={t("budgets.action")} description={t("budgets.actionHint")} data={ACTIONS.map((a) => ({ value: a, label: t(`budgetAction.${a}`) }))} value={editing.action} onChange={(v) => setEditing({ ...editing, action: (v as BudgetAction) ?? "WARN" })} allowDeselect={false} error={errors.field("action")} />
               <MultiSelect label={t("budgets.thresholds")} data={["25", "50", "75", "80", "90", "100"]} value={editing.thresholds} onChange={(v) => setEditing({ ...editing, thresholds: v })} error={errors.field("alertThresholds")} />
               <GeneralErrors messages={errors.general} />
-              <Group justify="flex-end">
-                <Button variant="default" onClick={() => setEditing(null)}>
-                  {t("common.cancel")}
-                </Button>
-                <Button type="submit" loading={fetching}>
-                  {t("common.save")}
-                </Button>
-              </Group>
+              <FormActions onCancel={() => setEditing(null)} saving={fetching} />
             </Stack>
           </form>
         )}

@@ -6,7 +6,7 @@ import { useLanguage } from "../../i18n";
 import { useFieldErrors } from "../../common/errors";
 import { formatMib } from "../../common/format";
 import { Pager, useCursorPages } from "../../common/pagination";
-import { Empty, GeneralErrors, QueryState } from "../../common/ui";
+import { Empty, FormActions, GeneralErrors, QueryState } from "../../common/ui";
 import { ScopePicker, type ScopeValue } from "../../common/ScopePicker";
 import { EMPTY_POLICY, policyInput, validatePolicy, type PolicyDraft } from "./policyForm";
 
@@ -350,14 +350,7 @@ export function PoliciesPanel() {
               </SimpleGrid>
               {text("modelCaps", t("policies.modelCaps"))}
               <GeneralErrors messages={errors.general} />
-              <Group justify="flex-end">
-                <Button variant="default" onClick={() => setEditing(null)}>
-                  {t("common.cancel")}
-                </Button>
-                <Button type="submit" loading={fetching}>
-                  {t("common.save")}
-                </Button>
-              </Group>
+              <FormActions onCancel={() => setEditing(null)} saving={fetching} />
             </Stack>
           </form>
         )}

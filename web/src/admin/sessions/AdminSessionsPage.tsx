@@ -13,6 +13,18 @@ import { useOrganizationOptions } from "../../common/options";
 import { STATE_COLOR } from "../../sessions/states";
 import { useAdminSessionsLive } from "../../common/live";
 
+// the session as the admin lists show it: who asked, besides what every session view shows
+export const AdminSessionFieldsFragment = graphql(`
+  fragment AdminSessionFields on Session {
+    ...SessionFields
+    ownerId
+    owner {
+      username
+      displayName
+    }
+  }
+`);
+
 const AdminSessionsDocument = graphql(`
   query AdminSessions($states: [SessionState!], $organizationId: ID, $first: Int, $after: String) {
     sessions(states: $states, organizationId: $organizationId, first: $first, after: $after) {
@@ -22,20 +34,7 @@ const AdminSessionsDocument = graphql(`
         endCursor
       }
       nodes {
-        ...SessionFields
-        ownerId
-        owner {
-          username
-          displayName
-        }
-        group {
-          name
-        }
-        templateName
-        approver {
-          username
-          displayName
-        }
+        ...AdminSessionFields
       }
     }
   }
@@ -50,20 +49,7 @@ const PendingApprovalsDocument = graphql(`
         endCursor
       }
       nodes {
-        ...SessionFields
-        ownerId
-        owner {
-          username
-          displayName
-        }
-        group {
-          name
-        }
-        templateName
-        approver {
-          username
-          displayName
-        }
+        ...AdminSessionFields
       }
     }
   }
