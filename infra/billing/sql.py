@@ -5,11 +5,13 @@ one statement (plus opening missing consumption accounts) instead of a ledger ca
 session update in separate transactions, which a crash between them could turn into a double
 charge. The statement, in order:
 
-1. locks the selected sessions (ascending id; ticks `SKIP LOCKED` a session a use case is
-   changing right now: it is billed on the next tick, exactly, because what is due is always
-   recomputed from its seconds), then the wallets and consumption accounts it touches
-   (ascending id, as `infra.credits.sql.lock_accounts` does), then their holds (the ledger's
-   own order: accounts before holds). Rows read through these locks are the latest versions;
+1. locks the selected sessions with their meters (ascending id; ticks `SKIP LOCKED` a session
+   a use case is changing right now: it is billed on the next tick, exactly, because what is
+   due is always recomputed from its seconds), then the wallets and consumption accounts it
+   touches (ascending id, as `infra.credits.sql.lock_accounts` does), then their holds (the
+   ledger's own order: accounts before holds). Rows read through these locks are the latest
+   versions (the meter is locked too, not only read: an amount a settlement posted after
+   this statement began must be seen, or it would be charged again);
 2. computes due = floor(rate_micro × ratio_num × seconds / (ratio_den × 3600)) in exact
    numeric arithmetic, once per session in the locking CTE (the later CTEs are inlined by
    the planner and would recompute it), delta = due − charged_micro, the part the hold covers
@@ -31,20 +33,22 @@ charge. The statement, in order:
    no join of the inserted rows back to their sessions);
 4. updates the holds (covered part out; renewal to one window ahead, or closing with the
    rest released), the cached balances of wallets and consumption accounts (one aggregated
-   row update each, held = sum of open holds kept), and `sessions.charged_micro` (with the
-   optimistic `version` bumped, so a use case holding an older copy cannot write a stale
-   amount back).
+   row update each, held = sum of open holds kept), and the sessions' meters
+   (`session_meters.charged_micro`; the sessions rows themselves are not written, see
+   `SessionMeterRow` in infra/db/models/sessions.py).
 
-Where a 100 000-session tick spends its server CPU (`python -m tests.bench.metering`; about
-3.9 × the bare UPDATE it is compared with, the writes alone about 2.3–2.7 ×): writing the
-sessions (as much as the bare UPDATE), inserting the transfers (heap and nine indexes, each
-≈ 0.1–0.3 s; more than the sessions), locking sessions, wallets and holds (≈ 0.7 s), the
-reference check on the inserted transfers (a statement trigger, see infra/db/models/credits.py;
-≈ 0.3 s, its index probes find the holds and wallets this statement just updated), the joins
-and windows, and the hold and wallet updates (HOT: those tables keep half of each page free).
-Per-key probes (≈ 0.25 s) are made only on a retry. Tried without a gain: updating sessions
-and holds by the ctid they were locked at, inserting in key order, time-ordered transfer ids,
-the updates in another order, holds locked unsorted, a merge join in the reference check.
+Where a 100 000-session tick spends its ≈ 3.8 s of server time (`python -m
+tests.bench.metering`; about 2.3 × the bare UPDATE of the sessions it is compared with, from
+auto_explain): inserting the transfers (heap and nine indexes, ≈ 1.45 s), locking sessions
+with their meters (≈ 0.45 s), wallets (≈ 0.1 s) and holds (≈ 0.2 s), the joins and windows
+(≈ 0.5 s), the hold, wallet and meter updates (≈ 0.3, 0.25 and 0.2 s: HOT, those tables keep
+half of each page free) and the reference check on the inserted transfers (a statement
+trigger, see infra/db/models/credits.py; ≈ 0.3 s). Writing `charged_micro` on the sessions
+rows instead of a meter of their own cost ≈ 1.8 s, a new version of each wide row and an
+entry in each of its seven indexes. Per-key probes (≈ 0.25 s) are made only on a retry.
+Tried without a gain: updating sessions and holds by the ctid they were locked at,
+inserting in key order, time-ordered transfer ids, the updates in another order, holds
+locked unsorted, a merge join in the reference check.
 
 Written as SQL text rather than SQLAlchemy Core: a dozen data-modifying and window CTEs read
 (and review) better as the SQL they are; every value is a bound parameter, and the three
@@ -86,7 +90,7 @@ WITH ls AS (
     -- what is due and the renewal target are computed here, once per session (this CTE is
     -- materialized: later CTEs are inlined and would recompute the numeric arithmetic)
     SELECT s.id, s.owner_id, s.organization_id, s.group_id, s.name, s.state, s.hold_id, x.closing,
-           greatest(0, div(x.rate * x.rn * x.secs, x.rd * 3600)::bigint - s.charged_micro) AS delta,
+           greatest(0, div(x.rate * x.rn * x.secs, x.rd * 3600)::bigint - m.charged_micro) AS delta,
            div(x.rate * x.rn * least(CAST(:window AS bigint), CASE WHEN s.expires_at IS NULL
                THEN CAST(:window AS bigint)
                ELSE greatest(60, floor(extract(epoch FROM (s.expires_at - CAST(:now AS timestamptz)))))::bigint
@@ -96,6 +100,7 @@ WITH ls AS (
                ELSE 'session:' || s.id || ':meter:' || CAST(:period AS text)
            END AS key
     FROM sessions s
+    JOIN session_meters m ON m.session_id = s.id
     CROSS JOIN LATERAL (
         SELECT (s.gpu->>'hourly_rate_micro')::numeric AS rate,
                split_part(s.gpu->>'ratio', '/', 1)::numeric AS rn,
@@ -107,7 +112,7 @@ WITH ls AS (
     ) x
     WHERE {where}
     ORDER BY s.id
-    FOR UPDATE OF s {skip}
+    FOR UPDATE OF s, m {skip}
 ),
 la AS (
     SELECT a.id, a.kind, a.user_id, a.organization_id, a.balance_micro, a.held_micro
@@ -196,11 +201,11 @@ acct_upd AS (
     FROM (SELECT aid, sum(dbal)::bigint AS dbal, sum(dheld)::bigint AS dheld FROM moves GROUP BY aid) m
     WHERE a.id = m.aid AND (m.dbal <> 0 OR m.dheld <> 0)
 ),
-sess_upd AS (
-    UPDATE sessions s
-    SET charged_micro = s.charged_micro + res.posted, version = s.version + 1
+meter_upd AS (
+    UPDATE session_meters m
+    SET charged_micro = m.charged_micro + res.posted
     FROM res
-    WHERE s.id = res.id AND res.posted > 0
+    WHERE m.session_id = res.id AND res.posted > 0
 ),
 summary AS (
     SELECT count(*) AS n_sessions, count(*) FILTER (WHERE posted > 0) AS n_transfers,

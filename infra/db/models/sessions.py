@@ -6,7 +6,18 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Boolean, CheckConstraint, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -35,7 +46,7 @@ class SessionRow(Base):
     __table_args__ = (
         CheckConstraint("state IN (" + ",".join(f"'{s}'" for s in SESSION_STATES) + ")", name="state"),
         CheckConstraint("kind IN ('interactive','job')", name="kind"),
-        CheckConstraint("billed_seconds >= 0 AND charged_micro >= 0", name="billing_non_negative"),
+        CheckConstraint("billed_seconds >= 0", name="billing_non_negative"),
         Index("ix_sessions_owner_state", "owner_id", "state"),
         Index("ix_sessions_group_state", "group_id", "state"),
     )
@@ -70,7 +81,6 @@ class SessionRow(Base):
     hold_seq: Mapped[int] = mapped_column(Integer, default=0)
     running_since: Mapped[datetime | None] = mapped_column()
     billed_seconds: Mapped[int] = mapped_column(BigInteger, default=0)
-    charged_micro: Mapped[int] = mapped_column(BigInteger, default=0)
     endpoints: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
     queued_at: Mapped[datetime | None] = mapped_column()
     started_at: Mapped[datetime | None] = mapped_column()
@@ -79,6 +89,39 @@ class SessionRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = created_at_column()
     updated_at: Mapped[datetime] = created_at_column()
+
+
+# every session has its meter from the moment it exists, whoever inserts the session row
+_OPEN_METER = (
+    "CREATE OR REPLACE FUNCTION gshare_open_session_meter() RETURNS trigger LANGUAGE plpgsql AS $$ "
+    "BEGIN INSERT INTO session_meters (session_id) VALUES (NEW.id); RETURN NULL; END $$",
+    "DROP FUNCTION IF EXISTS gshare_open_session_meter()",
+)
+_OPEN_METER_TRIGGER = (
+    "CREATE TRIGGER sessions_open_meter AFTER INSERT ON sessions "
+    "FOR EACH ROW EXECUTE FUNCTION gshare_open_session_meter()",
+    "DROP TRIGGER IF EXISTS sessions_open_meter ON sessions",
+)
+
+
+class SessionMeterRow(Base):
+    """What a session has been charged so far (`Session.charged_micro`), written only by
+    billing (infra/billing/sql.py), read with the session (infra/db/repositories/sessions.py).
+
+    Kept apart from the sessions row because a metering tick updates it for every running
+    session every period: a new version of a wide sessions row (JSON columns, seven indexes,
+    full pages, so no HOT update) cost a tick as much as all its other writes together, while
+    this narrow row on half-empty pages is updated in place (HOT, no index entry). Apart, it
+    also cannot be written back stale by a use case holding an older copy of the session, so
+    a tick leaves the session's optimistic version alone."""
+
+    __tablename__ = "session_meters"
+    __table_args__ = (
+        CheckConstraint("charged_micro >= 0", name="non_negative"),
+        {"postgresql_with": {"fillfactor": 50}, "info": {"ddl": [_OPEN_METER, _OPEN_METER_TRIGGER]}},
+    )
+    session_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True)
+    charged_micro: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
 
 
 class StorageClassRow(Base):

@@ -29,8 +29,15 @@ from domain.sessions.model import (
 )
 from domain.sessions.ports import Notification, SessionFilter
 from domain.volumes.model import StorageClass, Template, TemplateMount, Volume, VolumeScope
-from infra.db.base import by_id, get_row
-from infra.db.models.sessions import NotificationRow, SessionRow, StorageClassRow, TemplateRow, VolumeRow
+from infra.db.base import get_row
+from infra.db.models.sessions import (
+    NotificationRow,
+    SessionMeterRow,
+    SessionRow,
+    StorageClassRow,
+    TemplateRow,
+    VolumeRow,
+)
 
 # -------------------------------------------------------------------- sessions
 
@@ -101,7 +108,6 @@ def _values(s: Session) -> dict[str, Any]:
         "hold_seq": s.hold_seq,
         "running_since": s.running_since,
         "billed_seconds": s.billed_seconds,
-        "charged_micro": s.charged_micro,
         "endpoints": s.endpoints.to_dict(),
         "queued_at": s.queued_at,
         "started_at": s.started_at,
@@ -161,11 +167,15 @@ class StaleSessionError(DomainError):
 
 
 _SESSIONS: Table = SessionRow.__table__  # type: ignore[assignment]  # a mapped class always has a Table
+_METERS: Table = SessionMeterRow.__table__  # type: ignore[assignment]
+# a session is its row and what its meter says it has been charged (the meter is opened with
+# the row by a trigger, and written by billing only)
+_ROWS = select(_SESSIONS, _METERS.c.charged_micro).join_from(_SESSIONS, _METERS)
 # built once, executed with parameters: building a statement with forty literal values per
 # call cost more CPU than running it
 _INSERT = insert(_SESSIONS)
-_BY_ID = by_id(SessionRow)
-_LOCK_BY_ID = by_id(SessionRow, for_update=True)
+_BY_ID = _ROWS.where(_SESSIONS.c.id == bindparam("id"))
+_LOCK_BY_ID = _BY_ID.with_for_update(of=_SESSIONS)
 _UPDATE = update(_SESSIONS).where(_SESSIONS.c.id == bindparam("_id"), _SESSIONS.c.version == bindparam("_version"))
 
 
@@ -193,9 +203,9 @@ class SqlSessionRepository:
         return self._read(r) if r else None
 
     async def get_many(self, ids: Sequence[UUID], *, for_update: bool = False) -> list[Session]:
-        q = select(_SESSIONS).where(_SESSIONS.c.id.in_(list(ids))).order_by(_SESSIONS.c.id)
+        q = _ROWS.where(_SESSIONS.c.id.in_(list(ids))).order_by(_SESSIONS.c.id)
         if for_update:
-            q = q.with_for_update()
+            q = q.with_for_update(of=_SESSIONS)
         return [self._read(r) for r in await self.s.execute(q)]
 
     async def update(self, session: Session) -> Session:
@@ -212,7 +222,7 @@ class SqlSessionRepository:
         return stored
 
     async def search(self, flt: SessionFilter, offset: int, limit: int) -> tuple[list[Session], int]:
-        q = select(SessionRow)
+        q = _ROWS
         conds = []
         if flt.owner_id is not None:
             conds.append(SessionRow.owner_id == flt.owner_id)
@@ -228,7 +238,7 @@ class SqlSessionRepository:
         if conds:
             q = q.where(and_(*conds))
         total = await self.s.scalar(select(func.count()).select_from(q.subquery())) or 0
-        rows = await self.s.scalars(q.order_by(SessionRow.created_at.desc(), SessionRow.id).offset(offset).limit(limit))
+        rows = await self.s.execute(q.order_by(SessionRow.created_at.desc(), SessionRow.id).offset(offset).limit(limit))
         return [_session(r) for r in rows], total
 
     async def owners_in(self, states: frozenset[SessionState]) -> set[UUID]:
@@ -236,7 +246,7 @@ class SqlSessionRepository:
         return set(await self.s.scalars(q))
 
     async def active_in(self, states: frozenset[SessionState]) -> list[Session]:
-        rows = await self.s.scalars(select(SessionRow).where(SessionRow.state.in_([s.value for s in states])))
+        rows = await self.s.execute(_ROWS.where(SessionRow.state.in_([s.value for s in states])))
         return [_session(r) for r in rows]
 
 

@@ -66,6 +66,12 @@ async def snapshot(engine: Any) -> dict[str, Any]:
                 for r in await conn.execute(text("SELECT id, amount_micro, charged_micro, status FROM credit_holds"))
             ),
             "sessions": sorted(
-                tuple(r) for r in await conn.execute(text("SELECT id, charged_micro, version, state FROM sessions"))
+                tuple(r)
+                for r in await conn.execute(
+                    text(
+                        "SELECT s.id, m.charged_micro, s.version, s.state FROM sessions s "
+                        "JOIN session_meters m ON m.session_id = s.id"
+                    )
+                )
             ),
         }

@@ -56,6 +56,47 @@ async def test_repeated_and_concurrent_ticks_change_nothing_more(billed: Billed)
     assert await snapshot(c.engine) == settled
 
 
+async def test_a_bill_waiting_on_a_session_sees_what_the_one_before_it_posted(billed: Billed) -> None:
+    """What a session has been charged lives in its meter, not in its row, and a bill that
+    waited for the session's lock must read the amount the bill before it committed, not the
+    one its own statement started with (that would charge the same seconds twice). Two bills
+    of one session at different instants are made to wait behind a third transaction's lock
+    on the session row and run one after the other once it is released: between them they
+    charge exactly what the later instant is due."""
+    b, c = billed, billed.c
+    actor = await b.user(50)
+    s = await b.start(actor, GpuTier.M)
+    billing = c.sessions.billing
+    await billing.bill(
+        c.clock.now(), [s.id], close=False
+    )  # opens the consumption account: both will wait on the session only
+    b.clock.advance(100)
+    at_100 = c.clock.now()
+    b.clock.advance(100)
+    at_200 = c.clock.now()
+    async with c.engine.connect() as blocker:
+        await blocker.execute(text("SELECT 1 FROM sessions WHERE id = :id FOR UPDATE"), {"id": s.id})
+        bills = [asyncio.create_task(billing.bill(at, [s.id], close=False)) for at in (at_200, at_100)]
+        for _ in range(250):  # until both wait for the session's lock
+            async with c.engine.connect() as conn:  # a new transaction: pg_stat_activity is read once per transaction
+                waiting = await conn.scalar(
+                    text(
+                        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+                    )
+                )
+            if waiting == 2:
+                break
+            await asyncio.sleep(0.02)
+        assert waiting == 2
+        await blocker.rollback()
+    results = await asyncio.gather(*bills)
+    due = cost_micro(RATE_MICRO, ratio_of(GpuTier.M), 200)
+    assert sum(r.charged_micro for r in results) == due
+    assert (await b.get(s.id)).charged_micro == due
+    await assert_ledger_consistent(c.engine)
+    await stop_all(b, [(actor, s)])
+
+
 async def test_a_tick_whose_key_is_in_the_ledger_already_posts_nothing_again_for_it(billed: Billed) -> None:
     """A tick posts without looking its keys up first (a replay finds nothing due). When a
     session is due more at an instant whose key is in the ledger already (here: its rate was

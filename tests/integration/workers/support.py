@@ -187,11 +187,11 @@ async def metering_world(engine: AsyncEngine, per_user: int = 2, wallet: int = 1
                         INSERT INTO sessions (id, name, owner_id, organization_id, group_id, kind, state,
                             state_reason, image_id, image_reference, offering_id, cpu_millicores, memory_mib,
                             shm_mib, disk_gib, gpu, expiry, priority, preemptible, env, mounts, hold_id,
-                            hold_seq, running_since, billed_seconds, charged_micro, endpoints, version,
+                            hold_seq, running_since, billed_seconds, endpoints, version,
                             created_at, updated_at, started_at)
                         VALUES (:id, :name, :owner, :org, :group, 'interactive', 'RUNNING', 'running', :image,
                             'meter:latest', :offering, 1000, 2048, 256, 10, CAST(:gpu AS jsonb), 'none', 0, false,
-                            '{}', '[]', :hold, 1, :since, 0, 0, '{}', 0, :since, :since, :since)
+                            '{}', '[]', :hold, 1, :since, 0, '{}', 0, :since, :since, :since)
                         """
                     ),
                     {
@@ -234,7 +234,8 @@ async def assert_metered_exactly(engine: AsyncEngine, mw: MeterWorld) -> dict[UU
         charged = {
             row[0]: int(row[1])
             for row in await conn.execute(
-                text("SELECT id, charged_micro FROM sessions WHERE id = ANY(:ids)"), {"ids": list(mw.sessions)}
+                text("SELECT session_id, charged_micro FROM session_meters WHERE session_id = ANY(:ids)"),
+                {"ids": list(mw.sessions)},
             )
         }
     for sid, owner in mw.sessions.items():
