@@ -17,8 +17,9 @@ wallet. Then, alternately, `rounds` times:
 
 Each is preceded by VACUUM ANALYZE so that both start from the same table state. Printed:
 the median times, their ratio (target ≤ 3), and the tick's time per session at both sizes
-beside the bare UPDATE's growth (linear growth keeps the tick's ratio to it flat). When the server runs on this machine, also the CPU time its
-backends spent on each (from /proc): on a shared machine it varies less than wall time.
+beside the bare UPDATE's growth (linear growth keeps the tick's ratio to it flat). When the
+server runs on this machine, also the CPU time its backends spent on each (from /proc): on a
+shared machine it varies less than wall time.
 """
 
 from __future__ import annotations
