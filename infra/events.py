@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
@@ -51,6 +52,12 @@ class InProcessEventBus:
         for sub in list(self._subs):
             sub.offer(topic, payload)
 
+    async def publish_many(self, events: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        subs = list(self._subs)
+        for topic, payload in events:
+            for sub in subs:
+                sub.offer(topic, payload)
+
     def subscribe(self, *topics: str) -> _Subscription:
         return _Subscription(self, topics)
 
@@ -71,6 +78,14 @@ class RedisEventBus:
 
     async def publish(self, topic: str, payload: dict[str, Any]) -> None:
         await self._redis.publish(self.PREFIX + topic, json.dumps(payload, default=str))
+
+    async def publish_many(self, events: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        if not events:
+            return
+        async with self._redis.pipeline(transaction=False) as pipe:  # one round trip, in order
+            for topic, payload in events:
+                pipe.publish(self.PREFIX + topic, json.dumps(payload, default=str))
+            await pipe.execute()
 
     def subscribe(self, *topics: str) -> _Subscription:
         if self._reader is None or self._reader.done():

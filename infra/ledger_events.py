@@ -35,8 +35,8 @@ class PublishingLedger:
         return getattr(self.inner, name)
 
     async def _announce(self, *accounts: AccountRef) -> None:
-        for users in {a.owner_id for a in accounts if a.kind is AccountKind.USER and a.owner_id is not None}:
-            await self.events.publish(wallet_topic(users), {"userId": str(users)})
+        users = sorted({a.owner_id for a in accounts if a.kind is AccountKind.USER and a.owner_id is not None})
+        await self.events.publish_many([(wallet_topic(u), {"userId": str(u)}) for u in users])
 
     async def post(self, request: TransferRequest) -> TransferResult:
         result = await self.inner.post(request)

@@ -77,15 +77,19 @@ class SqlUnitOfWork:
         pending, self._pending = self._pending, []
         for listener in self._commit_listeners:  # this process's caches, before anyone can read again
             listener(pending)
-        if self._events is not None:
-            for topic, payload in pending:
-                try:
-                    await self._events.publish(topic, payload)
-                except Exception:
-                    # the change is committed: a failed announcement (Redis restarting) must not
-                    # turn it into a reported failure; subscribers start from the current state
-                    # when they reconnect, and this process's caches were told above
-                    log.warning("event %s not published after commit", topic, exc_info=True)
+        if self._events is not None and pending:
+            try:
+                await self._events.publish_many(pending)
+            except Exception:
+                # the change is committed: a failed announcement (Redis restarting) must not
+                # turn it into a reported failure; subscribers start from the current state
+                # when they reconnect, and this process's caches were told above
+                log.warning(
+                    "%d events not published after commit (%s)",
+                    len(pending),
+                    ", ".join(sorted({topic for topic, _ in pending})),
+                    exc_info=True,
+                )
 
     async def rollback(self) -> None:
         self._pending = []

@@ -43,6 +43,18 @@ async def test_prefix_subscription_and_fan_out(bus: Any) -> None:
         assert (await _next(b))[1] == {"v": 1}
 
 
+async def test_several_events_at_once_arrive_in_their_order(bus: Any) -> None:
+    prefix = f"usage:{uuid.uuid4().hex[:6]}:"
+    events = [(f"{prefix}{i % 3}", {"i": i}) for i in range(50)]
+    async with bus.subscribe(prefix + "*") as every, bus.subscribe(prefix + "1") as one:
+        await bus.publish_many(events)
+        await bus.publish_many([])  # nothing, and no error
+        assert [await _next(every) for _ in events] == events
+        assert [await _next(one) for _ in range(len(events[1::3]))] == events[1::3]
+    with pytest.raises(asyncio.TimeoutError):
+        await asyncio.wait_for(every.__anext__(), 0.3)
+
+
 async def test_unsubscribed_listener_gets_nothing_more(bus: Any) -> None:
     topic = f"t:{uuid.uuid4()}"
     async with bus.subscribe(topic) as sub:
@@ -74,6 +86,9 @@ async def test_a_failed_announcement_does_not_fail_a_committed_change(container:
 
     class DownBus:
         async def publish(self, topic: str, payload: dict[str, Any]) -> None:
+            raise ConnectionError("redis is restarting")
+
+        async def publish_many(self, events: Any) -> None:
             raise ConnectionError("redis is restarting")
 
     heard: list[str] = []
