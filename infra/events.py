@@ -49,8 +49,7 @@ class InProcessEventBus:
         self._subs: set[_Subscription] = set()
 
     async def publish(self, topic: str, payload: dict[str, Any]) -> None:
-        for sub in list(self._subs):
-            sub.offer(topic, payload)
+        await self.publish_many([(topic, payload)])
 
     async def publish_many(self, events: Sequence[tuple[str, dict[str, Any]]]) -> None:
         subs = list(self._subs)

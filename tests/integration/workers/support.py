@@ -22,6 +22,7 @@ from domain.credits.refills import RefillCadence, RefillMode
 from infra.credits.directory import SqlDirectory
 from infra.credits.sql import SqlLedger, SqlRefillSchedules
 from infra.db.models.credits import CreditTransferRow
+from tests.integration.billing.support import assert_ledger_consistent
 from tests.integration.credits.conftest import seed_tenancy
 from tests.unit.credits.world import World
 
@@ -249,22 +250,5 @@ async def assert_metered_exactly(engine: AsyncEngine, mw: MeterWorld) -> dict[UU
         spent[owner] = spent.get(owner, 0) + owed
     for owner, total in spent.items():
         assert await balance(engine, owner) == mw.funded_micro - total, owner
-    async with engine.connect() as conn:
-        total = (await conn.execute(text("SELECT coalesce(sum(balance_micro), 0) FROM credit_accounts"))).scalar()
-        assert total == 0, "credits were created or destroyed"
-        drift = (
-            await conn.execute(
-                text(
-                    """
-                    SELECT a.id FROM credit_accounts a
-                    WHERE a.balance_micro <>
-                            coalesce((SELECT sum(amount_micro) FROM credit_transfers WHERE destination_account_id = a.id), 0)
-                          - coalesce((SELECT sum(amount_micro) FROM credit_transfers WHERE source_account_id = a.id), 0)
-                       OR a.held_micro <> coalesce((SELECT sum(amount_micro) FROM credit_holds h
-                                                    WHERE h.account_id = a.id AND h.status = 'open'), 0)
-                    """
-                )
-            )
-        ).all()
-        assert not drift, f"cached balances drifted from transfers/holds: {drift}"
+    await assert_ledger_consistent(engine)
     return ticks
