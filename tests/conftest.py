@@ -22,7 +22,10 @@ def test_database() -> Iterator[TestDatabase]:
     try:
         yield db
     finally:
-        db.drop()
+        if os.environ.get("GSHARE_TEST_KEEP_DATABASE"):  # to record a fill, see tests/support/migrations.py
+            print(f"\nkept test database {db.name}")
+        else:
+            db.drop()
 
 
 @pytest.fixture(scope="session")

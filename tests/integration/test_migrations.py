@@ -1,14 +1,24 @@
-"""One Alembic head; upgrade → downgrade → upgrade works with data present."""
+"""The released schema: one Alembic head, the migrated schema equals the models, and every
+revision upgrades (and downgrades) a database filled with realistic data without losing rows.
+
+A new revision adds its own test beside these: fill at the previous head
+(`database_at(previous_revision(rev))`), add the rows its change is about, upgrade to `rev`, and
+check what became of them (see tests/support/migrations.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import uuid
 
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy.engine import Connection
 
+import infra.db.models  # noqa: F401  (registers every table)
 from infra.db import migrate
-from tests.support.database import _admin, create_test_database
+from infra.db.base import Base, make_engine
+from tests.support.migrations import FILL_REVISION, database_at, revisions_in_order, row_counts
 
 
 def test_there_is_exactly_one_head() -> None:
@@ -16,18 +26,67 @@ def test_there_is_exactly_one_head() -> None:
     assert len(script.get_heads()) == 1
 
 
-def test_upgrade_downgrade_upgrade_with_data_present() -> None:
-    db = create_test_database(prefix="gshare_migr", migrate=False)
+def test_the_recorded_fill_holds_the_data_migrations_must_keep() -> None:
+    db = database_at(FILL_REVISION)
     try:
-        migrate.upgrade(db.url)
-        org = uuid.uuid4()
-        asyncio.run(
-            _admin(db.url, f"INSERT INTO organizations (id, name, slug, description) VALUES ('{org}', 'M', 'm', '')")
-        )
+        counts = asyncio.run(row_counts(db.url))
+    finally:
+        db.drop()
+    for table in ("organizations", "users", "sessions", "session_meters", "credit_transfers", "credit_holds",
+                  "placements", "gpu_queue", "audit_log", "resource_policies", "credit_budgets"):
+        assert counts[table] > 0, table
+
+
+async def _schema_diff(url: str) -> list[object]:
+    engine = make_engine(url, pool_size=1)
+    try:
+        async with engine.connect() as conn:
+
+            def _compare(sync_conn: Connection) -> list[object]:
+                ctx = MigrationContext.configure(sync_conn, opts={"compare_type": True})
+                return list(compare_metadata(ctx, Base.metadata))
+
+            return await conn.run_sync(_compare)
+    finally:
+        await engine.dispose()
+
+
+def test_the_migrated_schema_is_the_models_schema(database_url: str) -> None:
+    """A model changed without a new revision (or a revision that does not match its model)."""
+    assert asyncio.run(_schema_diff(database_url)) == []
+
+
+@pytest.mark.parametrize("revision", revisions_in_order()[1:] or ["(none yet)"])
+def test_each_revision_upgrades_a_filled_database_without_losing_rows(revision: str) -> None:
+    if revision == "(none yet)":
+        pytest.skip("only the initial revision exists")
+    from tests.support.migrations import previous_revision
+
+    db = database_at(previous_revision(revision))
+    try:
+        before = asyncio.run(row_counts(db.url))
+        migrate.upgrade(db.url, revision)
+        after = asyncio.run(row_counts(db.url))
+        lost = {t: (n, after.get(t)) for t, n in before.items() if t in after and after[t] < n}
+        assert lost == {}, f"{revision} lost rows: {lost}"
+        migrate.downgrade(db.url, previous_revision(revision))
+        migrate.upgrade(db.url, revision)
+    finally:
+        db.drop()
+
+
+def test_upgrade_downgrade_upgrade_with_data_present() -> None:
+    db = database_at("head")
+    try:
         assert asyncio.run(migrate.current_revision(db.url)) == migrate.head_revision()
+        before = asyncio.run(row_counts(db.url))
+        migrate.downgrade(db.url, FILL_REVISION)
+        migrate.upgrade(db.url)
+        assert asyncio.run(migrate.current_revision(db.url)) == migrate.head_revision()
+        after = asyncio.run(row_counts(db.url))
+        assert {t: n for t, n in after.items() if t in before} == {t: n for t, n in before.items() if t in after}
         migrate.downgrade(db.url, "base")
         assert asyncio.run(migrate.current_revision(db.url)) is None
         migrate.upgrade(db.url)
-        assert asyncio.run(migrate.current_revision(db.url)) == migrate.head_revision()
     finally:
         db.drop()
