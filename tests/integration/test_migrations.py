@@ -32,8 +32,19 @@ def test_the_recorded_fill_holds_the_data_migrations_must_keep() -> None:
         counts = asyncio.run(row_counts(db.url))
     finally:
         db.drop()
-    for table in ("organizations", "users", "sessions", "session_meters", "credit_transfers", "credit_holds",
-                  "placements", "gpu_queue", "audit_log", "resource_policies", "credit_budgets"):
+    for table in (
+        "organizations",
+        "users",
+        "sessions",
+        "session_meters",
+        "credit_transfers",
+        "credit_holds",
+        "placements",
+        "gpu_queue",
+        "audit_log",
+        "resource_policies",
+        "credit_budgets",
+    ):
         assert counts[table] > 0, table
 
 

@@ -56,10 +56,7 @@ async def row_counts(url: str) -> dict[str, int]:
         tables = await conn.fetch(
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'alembic_version'"
         )
-        return {
-            t["tablename"]: await conn.fetchval(f'SELECT count(*) FROM "{t["tablename"]}"')  # noqa: S608
-            for t in tables
-        }
+        return {t["tablename"]: await conn.fetchval(f'SELECT count(*) FROM "{t["tablename"]}"') for t in tables}
     finally:
         await conn.close()
 
