@@ -210,3 +210,51 @@ async def test_effective_policy_of_someone_else_is_for_their_admins(as_: Any, w:
     assert body["errors"][0]["extensions"] == {"code": "NOT_FOUND", "field": "groupId"}
     eff = (await as_("org_admin")(EFFECTIVE, u=member))["effectivePolicy"]
     assert eff["chain"][0] == {"kind": "USER", "id": member}
+
+
+async def test_budget_and_policy_changes_on_a_scope_out_of_reach_answer_like_a_missing_one(
+    as_: Any, w: World, container: Any
+) -> None:
+    """Issue 13, finding 4: budgetSet/budgetDelete/policySet/policyDelete on another
+    organisation's group answered PERMISSION_DENIED, on a made-up one NOT_FOUND."""
+    import uuid
+
+    from domain.credits import services as credits
+    from domain.credits.budgets import BudgetAction, BudgetScope, BudgetScopeKind
+    from tests.support.api import SYSTEM
+
+    c = container
+    foreign_budget = await credits.set_budget(
+        SYSTEM,
+        c.credits.budgets,
+        c.credits.directory,
+        c.clock,
+        c.ids,
+        scope=BudgetScope(BudgetScopeKind.GROUP, w.h),
+        limit_micro=10_000_000,
+        action=BudgetAction.BLOCK,
+    )
+    budget_set = (
+        "mutation($input: BudgetSetInput!) { budgetSet(input: $input) { budget { id } errors { code field message } } }"
+    )
+    budget_delete = (
+        "mutation($input: IdInput!) { budgetDelete(input: $input) { deletedId errors { code field message } } }"
+    )
+    cases = {
+        "budgetSet": lambda target: (budget_set, {"scope": target, "limitMicro": 1, "action": "WARN"}),
+        "policySet": lambda target: (SET, {"scope": target, "maxConcurrentSessions": 1}),
+        "policyDelete": lambda target: (DELETE, {"scope": target}),
+    }
+    for role in ("org_admin", "group_admin", "member", "guest"):
+        for name, build in cases.items():
+            answers = []
+            for target in (scope("GROUP", "Group", w.h), scope("GROUP", "Group", uuid.uuid4())):
+                query, payload = build(target)
+                answers.append((await as_(role)(query, input=payload))[name]["errors"])
+            assert answers[0] == answers[1], (role, name, answers)
+            assert answers[0][0]["code"] == "NOT_FOUND", (role, name, answers)
+        deleted = [
+            (await as_(role)(budget_delete, input={"id": gid("Budget", b)}))["budgetDelete"]
+            for b in (foreign_budget.id, uuid.uuid4())
+        ]
+        assert deleted[0] == deleted[1] and deleted[0]["errors"][0]["code"] == "NOT_FOUND", (role, deleted)

@@ -46,3 +46,45 @@ async def test_session_lists_follow_the_scopes_one_administers(
     hidden = await Gql(http, world.tokens["foreign_admin"])("query($id: ID!) { node(id: $id) { id } }", id=sid)
     assert hidden == {"node": None}
     await sessions.session_stop(c.sessions, actor, s.id)
+
+
+async def test_a_filter_naming_a_scope_out_of_reach_answers_like_a_missing_one(
+    container: Any, world: World, runtime: Any, http: Any
+) -> None:
+    """Issue 13, finding 4: `sessions(groupId:)` with another organisation's group returned
+    that organisation's sessions (owners' e-mails, endpoints) to an org admin."""
+    import uuid
+
+    from domain.tenancy.services import load_actor
+    from tests.support.api import fund_user, make_user
+
+    c = container
+    cat = await catalog_for(c)
+    uid, _ = await make_user(c, world.org_b, unique("far"), groups=[world.h])
+    await fund_user(c, world.org_b, world.h, uid, 20)
+    async with c.uow() as uow:
+        far = await load_actor(uow, uid)
+    assert far is not None
+    from dataclasses import replace
+
+    s = await sessions.session_create(
+        c.sessions,
+        replace(far, active_group_id=world.h),
+        sessions.SessionRequest(name=unique("far"), image_id=cat["image"].id, preset_id=cat["cpu"].id),
+    )
+    q = "query($g: ID, $o: ID) { sessions(groupId: $g, organizationId: $o, first: 100) { nodes { id owner { email } } } }"
+    try:
+        for role in ("org_admin", "group_admin", "member", "guest"):
+            gql = Gql(http, world.tokens[role])
+            for arg, type_name, real in (("g", "Group", world.h), ("o", "Organization", world.org_b)):
+                foreign = await gql.raw(q, **{arg: gid(type_name, real)})
+                missing = await gql.raw(q, **{arg: gid(type_name, uuid.uuid4())})
+                assert foreign == missing, (role, arg, foreign)
+                assert foreign["data"] is None and foreign["errors"][0]["extensions"]["code"] == "NOT_FOUND"
+        # the scope's own admins and super admins still filter by it
+        own = await Gql(http, world.tokens["foreign_admin"])(q, g=gid("Group", world.h))
+        assert gid("Session", s.id) in {n["id"] for n in own["sessions"]["nodes"]}
+        everything = await Gql(http, world.tokens["super_admin"])(q, o=gid("Organization", world.org_b))
+        assert gid("Session", s.id) in {n["id"] for n in everything["sessions"]["nodes"]}
+    finally:
+        await sessions.session_stop(c.sessions, replace(far, active_group_id=world.h), s.id)
