@@ -61,8 +61,8 @@ class SessionsQuery:
         org = decode_optional(organization_id, "Organization", "organizationId")
         group = decode_optional(group_id, "Group", "groupId")
         state_set = frozenset(SessionStateModel(s.value) for s in states) if states else None
-        flt = sessions.admin_session_filter(actor, organization_id=org, group_id=group, states=state_set)
         async with info.context.container.uow() as uow:
+            flt = await sessions.sessions_filter(uow, actor, organization_id=org, group_id=group, states=state_set)
             return await paginate(
                 lambda p: uow.sessions.search(flt, p.offset, p.limit), SessionNode.of, first, after, last, before
             )

@@ -72,6 +72,7 @@ from domain.credits.refills import (
 )
 from domain.credits.usage import UsageQuery, UsageReport, build_report
 from domain.policies.model import ScopeChain
+from domain.tenancy import access
 from domain.tenancy.model import Actor, Role
 
 DEFAULT_HOLD_WINDOW_SECONDS = 3600
@@ -617,15 +618,14 @@ async def require_budget_admin(actor: Actor, directory: Directory, scope: Budget
     """organisation: its org_admin; group: an admin of the group; user: an admin of one of
     the user's groups."""
     _require_writer(actor)
+    await access.require_scope_in_reach(actor, directory, scope.kind.value, scope.id, "scope")
     if actor.is_super_admin:
         return
     if scope.kind is BudgetScopeKind.ORGANIZATION and actor.is_org_admin(scope.id):
         return
     if scope.kind is BudgetScopeKind.GROUP:
         org = await directory.group_organization(scope.id)
-        if org is None:
-            raise NotFoundError("group", "scope")
-        if actor.is_group_admin(scope.id, org):
+        if org is not None and actor.is_group_admin(scope.id, org):
             return
     if scope.kind is BudgetScopeKind.USER:
         groups = await directory.user_groups(scope.id)
@@ -668,7 +668,7 @@ async def set_budget(
 
 async def delete_budget(actor: Actor, budgets: BudgetRepository, directory: Directory, budget_id: UUID) -> None:
     budget = await budgets.get(budget_id)
-    if budget is None:
+    if budget is None or not await access.scope_in_reach(actor, directory, budget.scope.kind.value, budget.scope.id):
         raise NotFoundError("budget")
     await require_budget_admin(actor, directory, budget.scope)
     await budgets.delete(budget_id)

@@ -24,6 +24,7 @@ from domain.policies.model import (
     resolve,
 )
 from domain.policies.ports import PolicyRepository, ScopeDirectory, UsageReader
+from domain.tenancy import access
 from domain.tenancy.model import Actor
 
 
@@ -32,16 +33,16 @@ async def require_policy_admin(actor: Actor, directory: ScopeDirectory, scope: P
     (a group admin may not raise the group's own caps); user: an admin of one of its groups."""
     if actor.read_only:
         raise DomainError(CommonErrorCode.READ_ONLY_TOKEN, "this token is read-only")
+    assert scope.id is not None or scope.kind is PolicyScopeKind.GLOBAL
+    if scope.id is not None:
+        await access.require_scope_in_reach(actor, directory, scope.kind.value, scope.id, "scope")
     if actor.is_super_admin:
         return
-    assert scope.id is not None or scope.kind is PolicyScopeKind.GLOBAL
     if scope.kind is PolicyScopeKind.ORGANIZATION and scope.id and actor.is_org_admin(scope.id):
         return
     if scope.kind is PolicyScopeKind.GROUP and scope.id:
         org = await directory.group_organization(scope.id)
-        if org is None:
-            raise NotFoundError("group", "scope")
-        if actor.is_org_admin(org):
+        if org is not None and actor.is_org_admin(org):
             return
     if scope.kind is PolicyScopeKind.USER and scope.id:
         groups = await directory.user_groups(scope.id)

@@ -67,7 +67,7 @@ from domain.sessions.ports import (
 )
 from domain.tenancy import access
 from domain.tenancy.access import administered_group_ids
-from domain.tenancy.model import Actor
+from domain.tenancy.model import Actor, Group
 from domain.volumes.errors import VolumeError, VolumeErrorCode
 from domain.volumes.model import allowed_mount_mode, can_see_volume, mode_permits
 
@@ -226,26 +226,54 @@ def admin_session_filter(
     actor: Actor,
     *,
     organization_id: UUID | None = None,
-    group_id: UUID | None = None,
+    group: Group | None = None,
     states: frozenset[SessionState] | None = None,
 ) -> SessionFilter:
     """The sessions an admin list shows: everything for super_admins; for others the
-    organisations and groups they administer (narrowed by the asked ones); a non-admin sees
-    only their own."""
+    organisations and groups they administer; a non-admin sees only their own. An asked
+    organisation or group narrows that reach (it never widens it); the caller has checked that
+    the actor may see the asked scopes (`sessions_filter`)."""
+    if group is not None and organization_id is not None and group.organization_id != organization_id:
+        return SessionFilter(group_ids=frozenset(), states=states)  # a group outside the asked organisation
     if actor.is_super_admin:
-        return SessionFilter(
-            organization_ids=frozenset({organization_id}) if organization_id else None,
-            group_ids=frozenset({group_id}) if group_id else None,
-            states=states,
-        )
-    groups_admin = administered_group_ids(actor)
-    orgs = actor.org_admin_of if organization_id is None else actor.org_admin_of & {organization_id}
-    groups = groups_admin if group_id is None else groups_admin & {group_id}
-    if group_id is not None and any(actor.is_org_admin(o) for o in actor.org_admin_of):
-        groups = frozenset({group_id})
+        if group is not None:
+            return SessionFilter(group_ids=frozenset({group.id}), states=states)
+        return SessionFilter(organization_ids=frozenset({organization_id}) if organization_id else None, states=states)
+    if group is not None:
+        if actor.is_group_admin(group.id, group.organization_id):
+            return SessionFilter(group_ids=frozenset({group.id}), states=states)
+        return SessionFilter(owner_id=actor.user_id, group_ids=frozenset({group.id}), states=states)
+    orgs = actor.org_admin_of
+    groups = administered_group_ids(actor)
+    if organization_id is not None:
+        if actor.is_org_admin(organization_id):
+            return SessionFilter(organization_ids=frozenset({organization_id}), states=states)
+        orgs = frozenset()
+        groups = frozenset(g for g in groups if actor.group_orgs.get(g) == organization_id)
     if not orgs and not groups:
-        return SessionFilter(owner_id=actor.user_id, states=states)
+        own_orgs = frozenset({organization_id}) if organization_id is not None else None
+        return SessionFilter(owner_id=actor.user_id, organization_ids=own_orgs, states=states)
     return SessionFilter(organization_ids=frozenset(orgs), group_ids=frozenset(groups), states=states)
+
+
+async def sessions_filter(
+    uow: SessionsUnitOfWork,
+    actor: Actor,
+    *,
+    organization_id: UUID | None = None,
+    group_id: UUID | None = None,
+    states: frozenset[SessionState] | None = None,
+) -> SessionFilter:
+    """The `sessions` list's filter: an asked organisation or group the actor may not see
+    answers NOT_FOUND, exactly as one that does not exist."""
+    if organization_id is not None and not access.can_see_organization_id(actor, organization_id):
+        raise NotFoundError("organization", "organizationId")
+    group = None
+    if group_id is not None:
+        group = await uow.tenancy.get_group(group_id)
+        if group is None or not access.can_see_group(actor, group):
+            raise NotFoundError("group", "groupId")
+    return admin_session_filter(actor, organization_id=organization_id, group=group, states=states)
 
 
 def approvals_filter(actor: Actor) -> SessionFilter | None:
