@@ -13,6 +13,7 @@ class SessionErrorCode(StrEnum):
     WALLET_NOT_OWN = "WALLET_NOT_OWN"
     GUEST_GPU_REFUSED = "GUEST_GPU_REFUSED"
     APPROVAL_NOT_PENDING = "APPROVAL_NOT_PENDING"
+    ENV_RESERVED = "ENV_RESERVED"  # a variable the GPU runtime or gshare itself reads
 
 
 class SessionError(DomainError):

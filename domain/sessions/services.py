@@ -39,6 +39,7 @@ from domain.ports import UnitOfWork
 from domain.scheduling import services as scheduling
 from domain.scheduling.errors import JobCapacityRefused, SchedulingError, SchedulingErrorCode
 from domain.scheduling.model import Allocation, GpuRequest
+from domain.sessions.environment import check_environment, without_reserved
 from domain.sessions.errors import AdmissionRefused, SessionError, SessionErrorCode
 from domain.sessions.model import (
     STANDARD_PORTS,
@@ -330,6 +331,7 @@ async def _resolve(svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, 
     now = svc.clock.now()
     # ---- step 1: references and CUDA
     try:
+        check_environment(req.env)
         name = clean_name(req.name, "name", 63)
         if actor.active_group_id is None or actor.active_group_id not in actor.group_roles:
             raise InvalidValueError("activeGroup", "choose an active group first (activeGroupSet)")
@@ -356,6 +358,7 @@ async def _resolve(svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, 
             mem = mem or template.memory_mib
             shm = shm if shm is not None else template.shm_mib
             env = {**template.env, **env}
+            check_environment(env)  # a template saved before the rule was reserved
             mounts = tuple(MountRequest(m.volume_id, m.mount_path, m.mode) for m in template.mounts) + tuple(mounts)
         image = await uow.catalog.get_image(image_id)
         if image is None or not can_see_image(actor, image):
@@ -396,9 +399,6 @@ async def _resolve(svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, 
         shm_mib = shm if shm is not None else (preset.shm_mib if preset else min(1024, memory_mib // 4))
         if shm_mib < 0 or shm_mib > memory_mib:
             raise InvalidValueError("shmMib", "shared memory must be between 0 and the session's memory")
-        for key in env:
-            if not key or not (key[0].isalpha() or key[0] == "_") or not all(c.isalnum() or c == "_" for c in key):
-                raise InvalidValueError("env", f"{key!r} is not an environment variable name")
         if gpu is not None:
             GpuRequest(
                 "check",
@@ -736,7 +736,7 @@ def workload_spec(s: Session, volumes: dict[UUID, str] | None = None) -> Workloa
         cpu_millicores=s.cpu_millicores,
         memory_mib=s.memory_mib,
         placement=placement,
-        env=dict(s.env),
+        env=without_reserved(s.env),
         shm_mib=s.shm_mib,
         volumes=tuple(
             VolumeMount(

@@ -10,6 +10,7 @@ from domain.common.validation import ErrorCollector, clean_name, clean_slug
 from domain.policies.model import ResourceRequest, ScopeChain
 from domain.policies.ports import PolicyRepository
 from domain.policies.services import check_policy_limits
+from domain.sessions.environment import check_environment
 from domain.sessions.model import MountMode
 from domain.sessions.services import SessionsUnitOfWork
 from domain.tenancy import access
@@ -157,6 +158,7 @@ async def template_create(
 ) -> Template:
     """A group's saved recipe; any member (not guests) may save one for the group."""
     access.require_writable(actor)
+    check_environment(env or {})
     group = await uow.tenancy.get_group(group_id)
     if group is None or not access.can_see_group(actor, group):
         raise NotFoundError("group", "groupId")

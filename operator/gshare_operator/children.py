@@ -18,6 +18,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from domain.sessions.environment import reserved_reason
 from gshare_operator.constants import (
     ANNOTATION_GENERATION,
     ANNOTATION_SPEC_HASH,
@@ -249,7 +250,7 @@ def desired_pod(cr: JSON, settings: ChildSettings) -> JSON:
     env += [
         {"name": e["name"], "value": str(e.get("value", ""))}
         for e in spec.get("env") or []
-        if not e["name"].startswith("GSHARE_")
+        if reserved_reason(e["name"]) is None
     ]
     env.append(
         {

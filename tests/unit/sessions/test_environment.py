@@ -6,8 +6,12 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 
+import pytest
 from gshare_operator.children import ChildSettings, desired_pod
 
+from domain.common.errors import InvalidValueError
+from domain.sessions.environment import check_environment, without_reserved
+from domain.sessions.errors import SessionError, SessionErrorCode
 from domain.sessions.model import Expiry, Session, SessionKind, SessionState
 from domain.sessions.services import workload_spec
 
@@ -66,3 +70,65 @@ def test_the_operator_never_puts_reserved_variables_into_a_pod() -> None:
     pod = desired_pod(cr, ChildSettings())
     names = {e["name"] for e in pod["spec"]["containers"][0]["env"]}
     assert "TZ" in names and not names & set(SMUGGLED)
+
+
+# Every name the GPU stack reads, as found in the projects' code (sources in
+# domain/sessions/environment.py's docstring), and names a user legitimately sets.
+GPU_STACK = [
+    "NVIDIA_VISIBLE_DEVICES",
+    "NVIDIA_DRIVER_CAPABILITIES",
+    "NVIDIA_REQUIRE_CUDA",
+    "NVIDIA_DISABLE_REQUIRE",
+    "NVIDIA_IMEX_CHANNELS",
+    "NVIDIA_MIG_CONFIG_DEVICES",
+    "NVIDIA_MIG_MONITOR_DEVICES",
+    "NVIDIA_GDRCOPY",
+    "NVIDIA_GDS",
+    "NVIDIA_MOFED",
+    "CUDA_VERSION",
+    "CUDA_MPS_PIPE_DIRECTORY",
+    "CUDA_MPS_LOG_DIRECTORY",
+    "CUDA_DEVICE_MEMORY_LIMIT",
+    "CUDA_DEVICE_MEMORY_LIMIT_0",
+    "CUDA_DEVICE_MEMORY_LIMIT_7",
+    "CUDA_DEVICE_SM_LIMIT",
+    "CUDA_DEVICE_MEMORY_SHARED_CACHE",
+    "CUDA_VISIBLE_DEVICES",
+    "CUDA_OVERSUBSCRIBE",
+    "CUDA_DISABLE_CONTROL",
+    "CUDA_TASK_PRIORITY",
+    "CUDA_REDIRECT",
+    "LIBCUDA_LOG_LEVEL",
+    "GPU_CORE_UTILIZATION_POLICY",
+    "ACTIVE_OOM_KILLER",
+    "RECORD_KERNEL_INTERVAL",
+    "LD_PRELOAD",
+    "LD_LIBRARY_PATH",
+    "LD_AUDIT",
+    "GSHARE_SESSION_ID",
+    "GSHARE_ACCESS_TOKEN",
+    "nvidia_visible_devices",
+]
+USERS_OWN = ["TZ", "PATH", "HOME", "PYTHONPATH", "HF_HOME", "OMP_NUM_THREADS", "CUDA_LAUNCH_BLOCKING", "JUPYTER_TOKEN"]
+
+
+@pytest.mark.parametrize("name", GPU_STACK)
+def test_every_variable_the_gpu_stack_reads_is_refused_naming_the_field(name: str) -> None:
+    with pytest.raises(SessionError) as refused:
+        check_environment({"TZ": "UTC", name: "x"})
+    assert (refused.value.code, refused.value.field) == (SessionErrorCode.ENV_RESERVED, "env")
+    assert name in refused.value.message
+    assert without_reserved({name: "x"}) == {}
+
+
+@pytest.mark.parametrize("name", USERS_OWN)
+def test_a_users_own_variables_pass(name: str) -> None:
+    check_environment({name: "1"})
+    assert without_reserved({name: "1"}) == {name: "1"}
+
+
+@pytest.mark.parametrize("name", ["", "1ABC", "A-B", "A=B", "ÄBC", "A B"])
+def test_a_malformed_name_is_refused_naming_the_field(name: str) -> None:
+    with pytest.raises(InvalidValueError) as refused:
+        check_environment({name: "1"})
+    assert refused.value.field == "env"

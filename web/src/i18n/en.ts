@@ -314,6 +314,7 @@ export const en = {
   "usage.gpuMemory": "GPU memory",
   "validation.mountPath": "An absolute path such as /mnt/data, used once",
   "error.APPROVAL_NOT_PENDING": "Not waiting for approval",
+  "error.ENV_RESERVED": "This environment variable is reserved for the GPU runtime",
   "error.EXTENSION_OVER_POLICY": "Longer than your policy allows",
   "error.GUEST_GPU_REFUSED": "Guests may run CPU sessions only",
   "error.ILLEGAL_TRANSITION": "Not possible in the session's current state",

@@ -317,6 +317,7 @@ export const ko: Record<MessageKey, string> = {
   "validation.mountPath": "/mnt/data 같은 절대 경로를 한 번씩만 쓰세요",
   "error.APPROVAL_NOT_PENDING": "승인 대기 중이 아닙니다",
   "error.EXTENSION_OVER_POLICY": "정책이 허용하는 기간보다 깁니다",
+  "error.ENV_RESERVED": "GPU 런타임이 사용하는 예약된 환경 변수입니다",
   "error.GUEST_GPU_REFUSED": "게스트는 CPU 세션만 실행할 수 있습니다",
   "error.ILLEGAL_TRANSITION": "세션의 현재 상태에서는 할 수 없습니다",
   "error.INVALID_EXPIRY": "허용되지 않는 만료 기간입니다",
