@@ -87,3 +87,12 @@ async def world(container: object) -> object:
     from tests.support.api import build_world
 
     return await build_world(container)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def fresh_world(container: object) -> object:
+    """A world of its own for one test (a parametrised matrix's case must not see what
+    another case changed: its verdict would depend on the order)."""
+    from tests.support.api import build_world
+
+    return await build_world(container)  # type: ignore[arg-type]

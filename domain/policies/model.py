@@ -298,8 +298,12 @@ def check(
     effective: EffectivePolicy,
     usage: Mapping[PolicyScope, Usage],
     request: ResourceRequest,
+    *,
+    counted: bool = False,
 ) -> PolicyDecision:
-    """The first limit the request would break, most specific level first."""
+    """The first limit the request would break, most specific level first. `counted`: the
+    request is already part of `usage` (a queued session that a drain admits is counted while
+    it waits), so it breaks a limit on what it uses when that usage alone exceeds it."""
     chain = effective.chain
     if (
         request.cluster is not None
@@ -330,7 +334,7 @@ def check(
             asked = getattr(request, asked_attr)
             if not asked:
                 continue
-        if used + asked > limit.value:
+        if used + (0 if counted else asked) > limit.value:
             return PolicyDecision(
                 effective,
                 PolicyRefusal(
@@ -338,7 +342,12 @@ def check(
                     limit.scope,
                     limit.name,
                     f"{chain.describe(limit.scope)} uses {format_quantity(used)} of "
-                    f"{format_quantity(limit.value)} {unit}; this asks {format_quantity(asked)}",
+                    f"{format_quantity(limit.value)} {unit}; "
+                    + (
+                        f"{format_quantity(asked)} of them this session's"
+                        if counted
+                        else f"this asks {format_quantity(asked)}"
+                    ),
                     limit.value,
                     used,
                     asked,

@@ -111,7 +111,10 @@ async def check_policy_limits(
     usage: UsageReader,
     chain: ScopeChain,
     request: ResourceRequest,
+    *,
+    counted: bool = False,
 ) -> PolicyDecision:
-    """Admission step 4: would this request break a limit at any level? (Does not raise.)"""
+    """Admission step 4: would this request break a limit at any level? (Does not raise.)
+    `counted`: the request is already in the usage (see `check`)."""
     effective = await effective_policy(policies, chain)
-    return check(effective, await usage.usage(chain.scopes()), request)
+    return check(effective, await usage.usage(chain.scopes()), request, counted=counted)

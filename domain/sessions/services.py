@@ -326,6 +326,18 @@ class _Resolved:
     warnings: list[str]
 
 
+def _resources(gpu: GpuAsk | None, cpu_millicores: int, memory_mib: int, cluster: str | None = None) -> ResourceRequest:
+    """What a session counts for against policy limits (as `UsageReader.usage` counts it)."""
+    return ResourceRequest(
+        gpu_ratio=gpu.ratio if gpu else Fraction(0),
+        model=gpu.offering_name if gpu else None,
+        vram_mib=gpu.vram_mib * gpu.cards if gpu else 0,
+        cpu_millicores=cpu_millicores,
+        memory_mib=memory_mib,
+        cluster=cluster,
+    )
+
+
 async def _resolve(svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, req: SessionRequest) -> _Resolved:
     """Steps 1–5 (read-only)."""
     now = svc.clock.now()
@@ -452,14 +464,7 @@ async def _resolve(svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, 
 
     chain = await _chain_for(uow, actor.user_id, actor.username, group_id, org_id)
     policy = await effective_policy(svc.policies, chain)
-    resource = ResourceRequest(
-        gpu_ratio=gpu.ratio if gpu else Fraction(0),
-        model=gpu.offering_name if gpu else None,
-        vram_mib=gpu.vram_mib * gpu.cards if gpu else 0,
-        cpu_millicores=cpu_millicores,
-        memory_mib=memory_mib,
-        cluster=req.cluster,
-    )
+    resource = _resources(gpu, cpu_millicores, memory_mib, req.cluster)
     # ---- step 4: policy limits (jobs run outside group quotas)
     max_seconds = policy.setting("max_session_seconds")
     try:
@@ -811,8 +816,11 @@ async def _recheck_readmitted(svc: SessionServices, session_id: UUID) -> None:
     reason = None
     if s.kind is not SessionKind.JOB:
         async with svc.uow() as uow:
-            # the session itself is already counted as active: ask for nothing more
-            decision = await check_policy_limits(svc.policies, uow.usage, chain, ResourceRequest(sessions=0))
+            # the session is counted as active while it waits: the limits on what it uses
+            # must still hold with it counted (a limit may have been lowered meanwhile)
+            decision = await check_policy_limits(
+                svc.policies, uow.usage, chain, _resources(s.gpu, s.cpu_millicores, s.memory_mib), counted=True
+            )
         if decision.refusal is not None:
             reason = f"step 4 (policy limits): {decision.refusal.message}"
     if reason is None:

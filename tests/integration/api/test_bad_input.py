@@ -140,8 +140,9 @@ async def test_bad_input_is_refused_by_field_and_changes_nothing(
     expected: list[tuple[str, str]],
     http: Any,
     container: Any,
-    world: World,
+    fresh_world: World,
 ) -> None:
+    world = fresh_world
     gql = Gql(http, world.tokens["super_admin"])
     payload = {k: (gid("Organization", world.org_a) if v == "ORG_A" else v) for k, v in input.items()}
     before = await counts(container)

@@ -7,6 +7,7 @@ error code, or for reads "visible"/"hidden" (hidden answers exactly like a missi
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -169,11 +170,20 @@ async def _audit_lists(g: Gql, entry_gid: str) -> str:
     return "visible" if any(n["id"] == entry_gid for n in data["auditLog"]["nodes"]) else "hidden"
 
 
-@pytest.fixture(scope="module")
-async def extras(container: Any, world: World, app: Any) -> dict[str, Any]:
+@dataclass
+class Case:
+    """One case's own state: a new world (organisations, groups, a user per role) and the
+    objects the operations act on, so no case's verdict depends on what another one did."""
+
+    world: World
+    extras: dict[str, Any]
+
+
+@pytest.fixture
+async def case(container: Any, app: Any, fresh_world: World) -> Case:
     import httpx
 
-    c = container
+    c, world = container, fresh_world
     target, _ = await make_user(c, world.org_a, unique("target"))
     target2, _ = await make_user(c, world.org_a, unique("target"))
     async with c.uow() as uow:
@@ -203,15 +213,24 @@ async def extras(container: Any, world: World, app: Any) -> dict[str, Any]:
     entry = data["auditLog"]["nodes"][0]
     assert entry["targetId"] == str(world.g1)
     assert SYSTEM.is_super_admin
-    return {"target": target, "target2": target2, "personal_image": image.id, "audit_g1": entry["id"]}
+    return Case(world, {"target": target, "target2": target2, "personal_image": image.id, "audit_g1": entry["id"]})
 
 
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("op", list(OPS))
-async def test_role_matrix(op: str, role: str, http: Any, world: World, extras: dict[str, Any]) -> None:
-    gql = Gql(http, world.tokens[role])
-    outcome = await OPS[op](gql, world, extras)
+async def test_role_matrix(op: str, role: str, http: Any, case: Case) -> None:
+    gql = Gql(http, case.world.tokens[role])
+    outcome = await OPS[op](gql, case.world, case.extras)
     assert outcome == EXPECTED[op][ROLES.index(role)], f"{role} × {op}"
+
+
+async def test_a_cases_targets_start_as_plain_users_of_org_a(container: Any, case: Case) -> None:
+    """What the membership cases rely on: the users they change hold no role in G1 yet (a
+    group admin's appointment must be refused by the appointment rule itself, not by the
+    guard on changing an existing group admin)."""
+    async with container.uow() as uow:
+        for key in ("target", "target2"):
+            assert await uow.tenancy.get_membership(case.extras[key], case.world.g1) is None
 
 
 async def test_every_operation_has_an_expectation_for_every_role() -> None:

@@ -395,3 +395,53 @@ async def test_storage_quota_refuses_a_volume_too_large(container: Any, runtime:
         with pytest.raises(Exception) as quota:
             await volumes.volume_create(uow, sc.actor, c.ids, c.clock, c.credits.policies, name="b", size_mib=600)
     assert quota.value.code.value == "STORAGE_QUOTA_EXCEEDED" and quota.value.field == "sizeMib"
+
+
+async def test_a_queued_session_admitted_later_is_refused_by_a_limit_lowered_while_it_waited(
+    container: Any, runtime: Any
+) -> None:
+    """A drain re-checks step 4 with the limits in force when it admits, not those of the
+    request's arrival: the group's GPU cap falls to half a card while a one-card session
+    waits, so when the card frees the session stops with the step-4 reason and keeps nothing."""
+    from domain.catalog.model import GpuTier
+    from domain.inventory.model import Card, Node, SharingMode
+    from domain.inventory.ports import WorkloadPhase
+    from tests.support.api import add_gpu_catalog, add_simulated_cluster
+
+    c = container
+    cluster_id, model = unique("drain"), unique("V100-drain")
+    node = Node(f"{cluster_id}-1", f"{cluster_id}-1", cluster_id, SharingMode.EXCLUSIVE, 64000, 262144,
+                (Card(f"GPU-{cluster_id}-0", model, 32768),))  # fmt: skip
+    cluster = await add_simulated_cluster(c, cluster_id, (node,))
+    cat = await add_gpu_catalog(
+        c, model, 32768, 1_000_000,
+        preset={"cpu_millicores": 1000, "memory_mib": 1024, "tier": GpuTier.EXCLUSIVE, "gpu_count": 1},
+    )  # fmt: skip
+    sc = await fresh_scope(c)
+    req = gpu_request(cat, offering_id=cat["offering"].id, preset_id=cat["preset"].id, image_id=cat["image"].id)
+    first = await sessions.session_create(c.sessions, sc.actor, replace(req, name="first"))
+    await wait_state(c, first.id, SessionState.RUNNING)
+    waiting = await sessions.session_create(c.sessions, sc.actor, replace(req, name="waiting"))
+    assert waiting.state == SessionState.QUEUED
+
+    await policies.set_policy(
+        SYSTEM,
+        c.credits.policies,
+        c.credits.directory,
+        c.clock,
+        ResourcePolicy(PolicyScope.group(sc.group), max_gpus=Fraction(1, 2)),
+    )
+    await sessions.session_stop(c.sessions, sc.actor, first.id)
+    refused_later = await wait_state(c, waiting.id, SessionState.FAILED, SessionState.STOPPED, SessionState.RUNNING)
+    assert refused_later.state == SessionState.FAILED
+    assert refused_later.state_reason.startswith("step 4 (policy limits): ")
+    assert "group Lab" in refused_later.state_reason
+    await wait_state(c, first.id, SessionState.STOPPED)
+    async with c.uow() as uow:
+        state = await uow.capacity.snapshot()
+    assert state.scheduler.allocation(str(waiting.id)) is None
+    assert state.scheduler.allocation(str(first.id)) is None
+    assert not [p for p in cluster.pods() if p.phase is WorkloadPhase.RUNNING]
+    b = (await c.credits.ledger.balances([AccountRef.user(sc.user)]))[AccountRef.user(sc.user)]
+    assert b.held_micro == 0
+    await cluster.close()

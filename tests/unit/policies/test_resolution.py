@@ -82,6 +82,34 @@ async def test_group_aggregate_gpu_cap_refuses_even_when_the_user_cap_allows(w: 
     assert ok.allowed
 
 
+async def test_a_request_already_counted_is_refused_only_when_usage_alone_exceeds_a_limit(w: World):
+    """A queued session that a drain admits is in the usage already (it counts while it
+    waits): re-checked, it breaks a limit on what it uses only if that usage exceeds it."""
+    policies, usage = InMemoryPolicies(), InMemoryUsage()
+    _user, group, _org = scopes(w)
+    await policies.put(ResourcePolicy(group, max_gpus=Fraction(1), max_concurrent_sessions=3))
+    usage.set(group, Usage(sessions=3, gpus=Fraction(1), per_model={"A100": Fraction(1)}))
+    own = ResourceRequest(gpu_ratio=Fraction(1, 2), model="A100")
+    # at the limit, with itself counted: still allowed (asked anew, it would not be)
+    assert (await svc.check_policy_limits(policies, usage, w.chain(), own, counted=True)).allowed
+    assert not (await svc.check_policy_limits(policies, usage, w.chain(), own)).allowed
+    # the cap lowered while it waited: refused, naming what it holds of the usage
+    await policies.put(ResourcePolicy(group, max_gpus=Fraction(3, 4), max_concurrent_sessions=3))
+    decision = await svc.check_policy_limits(policies, usage, w.chain(), own, counted=True)
+    assert decision.refusal is not None
+    refusal = decision.refusal
+    assert (refusal.scope, refusal.field) == (group, "max_gpus")
+    assert (refusal.limit, refusal.used, refusal.requested) == (Fraction(3, 4), Fraction(1), Fraction(1, 2))
+    assert refusal.message == "group ML-Lab uses 1 of 0.75 GPUs; 0.5 of them this session's"
+    # a limit on something the session does not use does not refuse it
+    await policies.put(ResourcePolicy(group, max_vram_mib=0, max_concurrent_sessions=2))
+    decision = await svc.check_policy_limits(policies, usage, w.chain(), own, counted=True)
+    assert decision.refusal is not None and decision.refusal.field == "max_concurrent_sessions"
+    assert decision.refusal.message == "group ML-Lab uses 3 of 2 sessions; 1 of them this session's"
+    await policies.put(ResourcePolicy(group, max_vram_mib=0))
+    assert (await svc.check_policy_limits(policies, usage, w.chain(), own, counted=True)).allowed
+
+
 async def test_aggregate_limits_at_org_and_global_levels(w: World):
     policies, usage = InMemoryPolicies(), InMemoryUsage()
     _user, _group, org = scopes(w)

@@ -64,6 +64,20 @@ def test_an_m_tier_request_takes_a_free_1g_mig_instance_instead_of_breaking_a_wh
     assert s.card_free("whole") == (VRAM_80G, 100, 0)
 
 
+@pytest.mark.parametrize("policy", ["best-fit", "first-fit", "fragmentation-aware"])
+def test_a_mig_instance_must_cover_the_requests_cores_as_well_as_its_memory(policy: str) -> None:
+    # 8 GiB fits in a 1g.10gb instance, but 20 % of the cores does not (1 slice of 7 = 14 %):
+    # the 2g.20gb (28 %) is the tightest instance that covers both
+    s = Scheduler(inventory(node("n1", EXCL, card("mig", mig=("1g.10gb", "2g.20gb"))), policy=policy))
+    placed = s.place(frac("w", 8192, 20, forced_kind=GpuKind.MIG))
+    assert placed is not None
+    assert placed.placement.kind is GpuKind.MIG
+    assert placed.placement.mig_instance_id == "mig-m1"
+    # with the 2g.20gb taken, nothing covers those cores: the request waits
+    assert s.place(frac("x", 8192, 20, forced_kind=GpuKind.MIG)) is None
+    assert s.mig_tenant("mig-m0") is None
+
+
 def test_a_hami_fraction_wins_when_it_is_tighter_than_any_mig_instance() -> None:
     s = Scheduler(
         inventory(

@@ -149,6 +149,34 @@ def test_preemption_picks_the_cheapest_victims() -> None:
     assert {a.workload_id for a in s.allocations()} == {"big", "small-1", "small-2"}
 
 
+def test_on_one_node_the_cheaper_set_wins_over_the_smaller_one() -> None:
+    s = Scheduler(inventory(node("n1", HAMI, card("g1"))))
+    # the card is full: one 0.6-card session and two 0.2-card ones
+    assert s.place(frac("big", 49152, 60, preemptible=True)) is not None
+    assert s.place(frac("small-1", 16384, 20, preemptible=True)) is not None
+    assert s.place(frac("small-2", 16384, 20, preemptible=True)) is not None
+    urgent = frac("urgent", 32768, 40, priority=5)
+    plan = plan_preemption(s, urgent)
+    assert plan is not None
+    # two victims worth 0.4 card-hours cost less than one worth 0.6
+    assert sorted(v.workload_id for v in plan.victims) == ["small-1", "small-2"]
+    assert plan.hourly_cost_micro == RATE * Fraction(2, 5)
+    assert plan.placement.card_uuids == ("g1",)
+
+
+def test_greedy_search_beyond_the_exact_limit_also_keeps_the_cheap_victims() -> None:
+    s = Scheduler(inventory(node("n1", HAMI, card("g1"))))
+    # 12 candidates (more than EXACT_LIMIT): one 0.4-card session and twelve 0.05 ones
+    assert s.place(frac("big", 32768, 40, preemptible=True)) is not None
+    for i in range(12):
+        assert s.place(frac(f"tiny-{i:02}", 4096, 5, preemptible=True)) is not None
+    assert s.card_free("g1") == (0, 0, 0)
+    plan = plan_preemption(s, frac("urgent", 16384, 20, priority=5))
+    assert plan is not None
+    assert sorted(v.workload_id for v in plan.victims) == [f"tiny-{i:02}" for i in range(4)]
+    assert plan.hourly_cost_micro == RATE * Fraction(1, 5)
+
+
 def test_fewest_victims_break_a_cost_tie() -> None:
     s = Scheduler(inventory(node("n1", HAMI, card("g1")), node("n2", HAMI, card("g2"))))
     assert s.place(frac("half", 40960, 50, preemptible=True)) is not None
