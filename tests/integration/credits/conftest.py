@@ -3,6 +3,7 @@ the same tenancy world (rows in the real tenancy tables for PostgreSQL)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, cast
@@ -15,6 +16,7 @@ from infra.credits.sql import make_ledger_engine
 from infra.credits.wiring import memory_adapters, sql_adapters
 from infra.db.base import make_engine
 from infra.db.models.tenancy import GroupRow, MembershipRow, OrganizationRow, UserRow
+from tests.support.database import create_test_database
 from tests.unit.credits.world import World
 
 
@@ -69,6 +71,12 @@ async def adapters(request: pytest.FixtureRequest, database_url: str) -> AsyncIt
         m = memory_adapters(w.directory)
         yield Adapters("memory", w, m.ledger, m.refills, m.budgets, m.policies, m.directory)
         return
+    own = None
+    if request.node.get_closest_marker("own_database") is not None:
+        # the test reads every row of a table (e.g. all due refills): other tests' rows in
+        # the shared database would change its verdict with the order of tests
+        own = await asyncio.to_thread(create_test_database, "gshare_test_own")
+        database_url = own.url
     engine = make_engine(database_url, pool_size=5, max_overflow=10)
     ledger_engine = make_ledger_engine(database_url, pool_size=5, max_overflow=10)
     try:
@@ -78,3 +86,5 @@ async def adapters(request: pytest.FixtureRequest, database_url: str) -> AsyncIt
     finally:
         await engine.dispose()
         await ledger_engine.dispose()
+        if own is not None:
+            await asyncio.to_thread(own.drop)

@@ -175,6 +175,7 @@ async def test_history_filters_and_cursor(adapters: Adapters):
     assert await a.ledger.history(TransferQuery(account=group, since=t0 + timedelta(seconds=1))) == []
 
 
+@pytest.mark.own_database
 async def test_refill_period_applies_once(adapters: Adapters):
     a, w = adapters, adapters.world
     await fund(a, group=100)

@@ -185,15 +185,18 @@ async def test_status_reports_written_as_one_batch_apply_in_order(container: Any
 
     from domain.inventory.model import Card, Node, SharingMode
     from domain.inventory.ports import EndpointUrl, StatusReport, WorkloadPhase
-    from tests.support.api import add_simulated_cluster
+    from tests.support.api import add_gpu_catalog, add_simulated_cluster
 
     c = container
-    cat = await catalog_for(c)
-    # a cluster whose pods take a minute to start: it reports nothing but STARTING meanwhile
-    node = Node(
-        "slow-0", "slow-0", "slow", SharingMode.HAMI, 64000, 512 * 1024, (Card("GPU-slow-0", "A100-80GB", 81920),)
-    )
+    # a cluster whose pods take a minute to start: it reports nothing but STARTING meanwhile.
+    # Its card is of a model of its own, so that no other test's session is placed there
+    # (the cluster outlives the test, and the order of tests is random)
+    model = unique("A100-slow")
+    node = Node("slow-0", "slow-0", "slow", SharingMode.HAMI, 64000, 512 * 1024, (Card("GPU-slow-0", model, 81920),))
     cluster = await add_simulated_cluster(c, "slow", (node,), start_delay=60)
+    cat = await add_gpu_catalog(
+        c, model, 81920, 3_600_000, preset={"cpu_millicores": 2000, "memory_mib": 4096, "tier": GpuTier.L}
+    )
     actor, _ = await member(c, world, world.g1, prefix="batch")
     s = await sessions.session_create(c.sessions, actor, gpu_request(cat, "batch", expiry=Expiry.H1, cluster="slow"))
     assert s.cluster_id == "slow"
