@@ -125,6 +125,14 @@ class Card:
     cores: int
     mig_enabled: bool
     timeslice_replicas: int
+    identified: bool = strawberry.field(
+        description="False when `uuid` is gshare's placeholder: the cluster publishes a count of these cards, "
+        "not their UUIDs (only HAMi's registration names each card)."
+    )
+    physical_count: int = strawberry.field(
+        description="Cards this entry stands for: more than 1 for a MIG group, cards in MIG mode whose "
+        "instances the node lists only per profile, so which card holds which instance is not known."
+    )
     free_vram_mib: int
     free_cores: int
     tenants: list[CardTenant]
@@ -211,6 +219,8 @@ def node_of(info: Info, view: NodeView, scheduler: object, owners: dict[str, obj
                 cores=card.cores,
                 mig_enabled=card.mig_enabled,
                 timeslice_replicas=card.timeslice_replicas,
+                identified=card.identified,
+                physical_count=card.physical_count,
                 free_vram_mib=free[0],
                 free_cores=free[1],
                 tenants=tenants_by_card.get(card.uuid, []),

@@ -170,8 +170,9 @@ def model_totals(
         for card in node.cards:
             a = acc.setdefault(card.model, _Acc())
             used = units.get(card.uuid, 0)
-            a.phys_total += 1
-            a.phys_used += used > 0
+            a.phys_total += card.physical_count
+            # a MIG group's taken instances may share a card: at most this many are touched
+            a.phys_used += min(card.physical_count, used)
             a.log_total += node.logical_units(card)
             if card.mig_enabled:
                 a.log_used += sum(1 for i in card.mig_instances if i.id in mig_taken)

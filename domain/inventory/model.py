@@ -102,7 +102,17 @@ class MigInstance:
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """One physical GPU. `model` is the offering key it is sold as (e.g. `A100-80GB`)."""
+    """One physical GPU. `model` is the offering key it is sold as (e.g. `A100-80GB`).
+
+    What a cluster does not publish is not made up here:
+    - `identified` is False when `uuid` is gshare's placeholder, not the card's real UUID
+      (the NVIDIA device plugin and GPU feature discovery publish counts, not UUIDs; HAMi's
+      registration does name each card). Placeholders are never sent to a cluster as a pin.
+    - `physical_count` > 1 makes this entry a *MIG group*: that many cards of the node in MIG
+      mode whose instances the node lists only as per-profile counts (the mixed strategy's
+      `nvidia.com/mig-<profile>`), so which card holds which instance is unknown. `vram_mib`
+      and `cores` are then each card's size; the instances belong to the group.
+    """
 
     uuid: str
     model: str
@@ -111,6 +121,8 @@ class Card:
     mig_instances: tuple[MigInstance, ...] = ()
     # logical GPUs this card shows on a time-slicing node; 1 elsewhere
     timeslice_replicas: int = 1
+    identified: bool = True
+    physical_count: int = 1
 
     @property
     def mig_enabled(self) -> bool:
@@ -124,6 +136,8 @@ class Card:
             "cores": self.cores,
             "mig_instances": [m.to_dict() for m in self.mig_instances],
             "timeslice_replicas": self.timeslice_replicas,
+            "identified": self.identified,
+            "physical_count": self.physical_count,
         }
 
     @classmethod
@@ -135,6 +149,8 @@ class Card:
             cores=int(data.get("cores", WHOLE_CARD_CORES)),
             mig_instances=tuple(MigInstance.from_dict(m) for m in data.get("mig_instances", ())),
             timeslice_replicas=int(data.get("timeslice_replicas", 1)),
+            identified=bool(data.get("identified", True)),
+            physical_count=int(data.get("physical_count", 1)),
         )
 
 
@@ -325,12 +341,14 @@ def _validate(inv: Inventory) -> None:
                 raise InventoryError(f"cards of model {card.model!r} differ in VRAM or cores")
             if card.timeslice_replicas < 1:
                 raise InventoryError(f"card {card.uuid!r} needs at least one time-slice replica")
+            if card.physical_count < 1 or (card.physical_count > 1 and not card.mig_enabled):
+                raise InventoryError(f"card {card.uuid!r}: only a MIG group stands for several cards")
             if card.mig_enabled:
                 if node.sharing_mode is SharingMode.TIMESLICING:
                     raise InventoryError(f"card {card.uuid!r}: MIG cards are not time-sliced in this model")
                 slices = sum(m.profile.compute_slices for m in card.mig_instances)
                 vram = sum(m.profile.vram_mib for m in card.mig_instances)
-                if slices > MIG_COMPUTE_SLICES or vram > card.vram_mib:
+                if slices > MIG_COMPUTE_SLICES * card.physical_count or vram > card.vram_mib * card.physical_count:
                     raise InventoryError(
                         f"card {card.uuid!r}: MIG instances exceed the card",
                         code=InventoryErrorCode.MIG_PROFILE_INVALID,

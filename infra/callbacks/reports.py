@@ -8,6 +8,7 @@ Node ids are `<cluster>/<node name>`, as in `infra.cluster.kubernetes`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -15,7 +16,7 @@ from uuid import UUID
 
 from domain.inventory.model import Node
 from domain.inventory.ports import EndpointUrl, StatusReport, WorkloadPhase
-from infra.cluster.kubernetes import build_node, node_id_for
+from infra.cluster.publications import HAMI_REGISTER, NodePublication, node_from_publication, node_id_for
 
 # Operator phases → workload phases. `Terminating` says nothing new (the control plane asked
 # for the deletion, or the pod is being replaced) and is ignored.
@@ -89,30 +90,30 @@ def inventory_nodes(
     for entry in report.get("nodes") or []:
         if not isinstance(entry, Mapping) or not entry.get("name"):
             raise ReportInvalid("inventory entries need a name")
-        labels = dict(entry.get("labels") or {})
-        if entry.get("sharingModeLabelled") is False:
-            labels.pop("gshare.io/sharing-mode", None)
-        nodes.append(
-            build_node(
-                cluster_id,
-                str(entry["name"]),
-                labels=labels,
-                capacity=entry.get("capacity") or {},
-                allocatable=entry.get("allocatable") or {},
-                hami=[
+        annotations = dict(entry.get("annotations") or {})
+        if HAMI_REGISTER not in annotations and entry.get("cards"):
+            # operators before the `annotations` field sent HAMi's cards already parsed
+            annotations[HAMI_REGISTER] = json.dumps(
+                [
                     {
-                        "uuid": c["uuid"],
-                        "vram_mib": c.get("vramMiB", 0),
-                        "cores": c.get("cores", 100),
+                        "id": c["uuid"],
+                        "devmem": c.get("vramMiB", 0),
+                        "devcore": c.get("cores", 100),
                         "type": c.get("type", ""),
-                        "healthy": c.get("healthy", True),
+                        "health": bool(c.get("healthy", True)),
                     }
-                    for c in entry.get("cards") or []
+                    for c in entry["cards"]
                     if isinstance(c, Mapping) and c.get("uuid")
-                ],
-                unschedulable=bool(entry.get("unschedulable", False)),
-                ready=bool(entry.get("ready", False)),
-                models=models,
+                ]
             )
+        publication = NodePublication(
+            name=str(entry["name"]),
+            labels=dict(entry.get("labels") or {}),
+            capacity=entry.get("capacity") or {},
+            allocatable=entry.get("allocatable") or {},
+            annotations=annotations,
+            unschedulable=bool(entry.get("unschedulable", False)),
+            ready=bool(entry.get("ready", False)),
         )
+        nodes.append(node_from_publication(cluster_id, publication, models=models))
     return tuple(sorted(nodes, key=lambda n: n.id))

@@ -7,14 +7,11 @@ removes every child first and then reports `Deleted`). Progress does not come ba
 this adapter: the cluster's operator POSTs signed reports, which the control plane verifies
 (`infra.callbacks.CallbackVerifier`) and turns into `StatusReport`s (`infra.callbacks.reports`).
 
-`read_inventory` reads the nodes: sharing mode from `gshare.io/sharing-mode` (inferred from the
-resources when unlabelled), cards from HAMi's `hami.io/node-nvidia-register` annotation (real
-UUIDs, VRAM, cores) or else from NVIDIA GPU feature discovery labels (`nvidia.com/gpu.count`,
-`.product`, `.memory`; UUIDs then are placeholders `GPU-<node>-<i>`), MIG instances from the
-`nvidia.com/mig-<profile>` allocatable counts (Kubernetes does not say which card holds which
-instance, so they are assigned to cards in order, at most 7 compute slices each), time-slice
-replicas from `nvidia.com/gpu.replicas`, and every GPU resource in capacity/allocatable as
-`advertised_resources` (the domain flags the stale ones). Node ids are `<cluster>/<node name>`.
+`read_inventory` reads what the nodes publish (`infra.cluster.publications`: HAMi's device
+registration, GPU feature discovery labels, the device plugins' resources, AMD's labeller);
+node ids are `<cluster>/<node name>`. The node sharing-mode change at the end of the module
+waits, for each mode, for what that mode's plug-in really publishes, and rolls back if it
+never does.
 
 Building the client: `await KubernetesCluster.from_kubeconfig(cluster_id, kubeconfig_text)`
 takes the kubeconfig as decrypted text (clusters keep it encrypted at rest; decrypting is the
@@ -24,7 +21,6 @@ caller's business), or pass a ready `ApiClient`.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -43,29 +39,31 @@ from domain.inventory.model import (
     RESOURCE_GPU_CORES,
     RESOURCE_GPU_MEM,
     RESOURCE_GPU_SHARED,
-    Card,
     Cluster,
     GpuKind,
     Inventory,
-    MigInstance,
     MigProfile,
     Node,
     Placement,
     SharingMode,
 )
 from domain.inventory.ports import WorkloadSpec
+from infra.cluster.publications import (
+    HAMI_REGISTER,
+    SHARING_MODE_LABEL,
+    hami_devices,
+    is_placeholder,
+    mig_profile_of,
+    node_from_publication,
+    publication_of,
+    to_int,
+)
 
 log = logging.getLogger(__name__)
 
 GROUP, VERSION, PLURAL, KIND = "gshare.io", "v1alpha1", "gsharesessions", "GShareSession"
 FIELD_MANAGER = "gshare-control-plane"
 SESSIONS_NAMESPACE = "gshare-sessions"
-HAMI_REGISTER = "hami.io/node-nvidia-register"
-SHARING_MODE_LABEL = "gshare.io/sharing-mode"
-# The node labels an inventory keeps (the operator reports the same ones); the GFD timestamp
-# changes on every relabel pass without anything else changing.
-INVENTORY_LABEL_PREFIXES = ("gshare.io/", "nvidia.com/")
-VOLATILE_LABELS = frozenset({"nvidia.com/gfd.timestamp"})
 ENDPOINT_NAMES = frozenset({"vscode", "jupyterlab", "terminal", "ssh"})
 _KIND_TO_CR = {
     GpuKind.HAMI: "hami",
@@ -88,22 +86,9 @@ def resource_name(session_id: UUID) -> str:
     return f"s-{session_id}"
 
 
-def node_id_for(cluster_id: str, node_name: str) -> str:
-    return f"{cluster_id}/{node_name}"
-
-
 def node_name_of(cluster_id: str, node_id: str) -> str:
     prefix = f"{cluster_id}/"
     return node_id[len(prefix) :] if node_id.startswith(prefix) else node_id
-
-
-def mig_instance_id(card_uuid: str, profile: str, index: int) -> str:
-    return f"{card_uuid}/mig-{profile}/{index}"
-
-
-def mig_profile_of(instance_id: str) -> str | None:
-    match = re.search(r"/mig-([^/]+)/\d+$", instance_id)
-    return match.group(1) if match else None
 
 
 def _volume_name(volume_id: str, index: int, used: set[str]) -> str:
@@ -175,7 +160,7 @@ def gpu_request(placement: Placement, cluster_id: str) -> dict[str, Any]:
             raise WorkloadRefused("a HAMi placement takes a share of exactly one card")
         request["vramMiB"] = placement.vram_mib
         request["cores"] = placement.cores
-        request["placement"]["cardUuids"] = list(placement.card_uuids)
+        _pin(request, placement)
     elif placement.kind is GpuKind.MIG:
         instance = placement.mig_instance_id
         profile = mig_profile_of(instance) if instance else None
@@ -184,193 +169,24 @@ def gpu_request(placement: Placement, cluster_id: str) -> dict[str, Any]:
         request["migProfile"] = profile
     elif placement.kind is GpuKind.EXCLUSIVE:
         request["count"] = len(placement.shares)
-        request["placement"]["cardUuids"] = list(placement.card_uuids)
+        _pin(request, placement)
     return request
 
 
-# --- inventory ----------------------------------------------------------------------------------
+def _pin(request: dict[str, Any], placement: Placement) -> None:
+    """Name the chosen cards, when they are known by their real UUIDs (HAMi's registration);
+    cards known only by count are left to the device plugin to pick."""
+    uuids = list(placement.card_uuids)
+    if uuids and not any(is_placeholder(u) for u in uuids):
+        request["placement"]["cardUuids"] = uuids
 
 
-def _int(value: Any, default: int = 0) -> int:
-    try:
-        return int(float(str(value)))
-    except (TypeError, ValueError):
-        return default
-
-
-def parse_quantity(value: Any) -> float:
-    text = str(value).strip()
-    factors = {
-        "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50,
-        "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "m": 10**-3,
-    }  # fmt: skip
-    for suffix in sorted(factors, key=len, reverse=True):
-        if text.endswith(suffix):
-            return float(text[: -len(suffix)]) * factors[suffix]
-    return float(text)
-
-
-def hami_devices(annotation: str | None) -> list[dict[str, Any]]:
-    """HAMi's device registration: `uuid,count,devmem,devcore,type,numa,healthy:` entries (or,
-    in newer HAMi, a JSON list of objects with the same fields)."""
-    if not annotation:
-        return []
-    text = annotation.strip()
-    if text.startswith("["):
-        try:
-            items = json.loads(text)
-        except ValueError:
-            return []
-        return [
-            {
-                "uuid": str(d.get("id") or d.get("uuid")),
-                "vram_mib": _int(d.get("devmem")),
-                "cores": _int(d.get("devcore"), 100) or 100,
-                "type": str(d.get("type", "")),
-                "healthy": bool(d.get("health", True)),
-            }
-            for d in items
-            if isinstance(d, dict) and (d.get("id") or d.get("uuid"))
-        ]
-    devices = []
-    for entry in text.split(":"):
-        fields = entry.split(",")
-        if len(fields) < 5 or not fields[0]:
-            continue
-        devices.append(
-            {
-                "uuid": fields[0],
-                "vram_mib": _int(fields[2]),
-                "cores": _int(fields[3], 100) or 100,
-                "type": fields[4],
-                "healthy": len(fields) < 7 or fields[6].strip().lower() == "true",
-            }
-        )
-    return devices
-
-
-def _model_name(product: str | None, models: Mapping[str, str]) -> str:
-    if product and product in models:
-        return models[product]
-    if not product:
-        return "unknown"
-    return product.removeprefix("NVIDIA-").removeprefix("NVIDIA ").replace(" ", "-")
-
-
-def infer_sharing_mode(resources: Mapping[str, Any]) -> SharingMode:
-    if RESOURCE_GPU_SHARED in resources and _int(resources[RESOURCE_GPU_SHARED]) > 0:
-        return SharingMode.TIMESLICING
-    if RESOURCE_GPU_MEM in resources or RESOURCE_GPU_CORES in resources:
-        return SharingMode.HAMI
-    return SharingMode.EXCLUSIVE
+# --- inventory: what the nodes publish (infra.cluster.publications) ----------------------------
 
 
 def node_from_kubernetes(cluster_id: str, node: Mapping[str, Any], *, models: Mapping[str, str] | None = None) -> Node:
     """A domain `Node` from a Kubernetes Node object (its JSON form)."""
-    meta, spec, status = node.get("metadata") or {}, node.get("spec") or {}, node.get("status") or {}
-    return build_node(
-        cluster_id,
-        str(meta["name"]),
-        labels=meta.get("labels") or {},
-        capacity=status.get("capacity") or {},
-        allocatable=status.get("allocatable") or {},
-        hami=hami_devices((meta.get("annotations") or {}).get(HAMI_REGISTER)),
-        unschedulable=bool(spec.get("unschedulable", False)),
-        ready=any(c.get("type") == "Ready" and c.get("status") == "True" for c in status.get("conditions") or []),
-        models=models,
-    )
-
-
-def build_node(
-    cluster_id: str,
-    name: str,
-    *,
-    labels: Mapping[str, Any],
-    capacity: Mapping[str, Any],
-    allocatable: Mapping[str, Any],
-    hami: list[dict[str, Any]],
-    unschedulable: bool,
-    ready: bool,
-    models: Mapping[str, str] | None = None,
-) -> Node:
-    """A domain `Node` from what Kubernetes says about it (also used for operator reports)."""
-    models = models or {}
-    str_labels = {
-        str(k): str(v)
-        for k, v in sorted(labels.items())
-        if str(k).startswith(INVENTORY_LABEL_PREFIXES) and k not in VOLATILE_LABELS
-    }
-    advertised: dict[str, int] = {}
-    for source in (capacity, allocatable):
-        for resource, amount in source.items():
-            if resource.startswith("nvidia.com/"):
-                advertised[resource] = max(advertised.get(resource, 0), _int(amount))
-    labelled = str_labels.get(SHARING_MODE_LABEL)
-    modes = {m.value for m in SharingMode}
-    mode = SharingMode(labelled) if labelled in modes else infer_sharing_mode(allocatable)
-
-    product = str_labels.get("nvidia.com/gpu.product")
-    healthy = [d for d in hami if d.get("healthy", True)]
-    replicas = max(1, _int(str_labels.get("nvidia.com/gpu.replicas"), 1))
-    card_specs: list[dict[str, Any]]
-    if healthy:
-        card_specs = [
-            {
-                "uuid": str(d["uuid"]),
-                "model": _model_name(str(d.get("type") or "") or product, models),
-                "vram_mib": _int(d.get("vram_mib")),
-                "cores": _int(d.get("cores"), 100) or 100,
-            }
-            for d in healthy
-        ]
-    else:
-        count = _int(str_labels.get("nvidia.com/gpu.count"))
-        vram = _int(str_labels.get("nvidia.com/gpu.memory"))
-        card_specs = [
-            {"uuid": f"GPU-{name}-{i}", "model": _model_name(product, models), "vram_mib": vram, "cores": 100}
-            for i in range(count)
-            if vram > 0
-        ]
-    if mode is SharingMode.TIMESLICING and "nvidia.com/gpu.replicas" not in str_labels and card_specs:
-        replicas = max(1, _int(allocatable.get(RESOURCE_GPU_SHARED)) // len(card_specs))
-    mig: list[MigProfile] = []
-    for resource, amount in sorted(allocatable.items()):
-        if resource.startswith(MIG_RESOURCE_PREFIX):
-            profile = MigProfile.parse(resource.removeprefix(MIG_RESOURCE_PREFIX))
-            mig.extend([profile] * _int(amount))
-    slices = [0] * len(card_specs)
-    per_card: list[list[MigInstance]] = [[] for _ in card_specs]
-    for index, profile in enumerate(mig):
-        target = next((i for i, used in enumerate(slices) if used + profile.compute_slices <= MIG_COMPUTE_SLICES), None)
-        if target is None:
-            log.warning("node %s lists more MIG instances than its cards hold", name)
-            break
-        slices[target] += profile.compute_slices
-        per_card[target].append(MigInstance(mig_instance_id(card_specs[target]["uuid"], profile.name, index), profile))
-    cards = tuple(
-        Card(
-            uuid=card_spec["uuid"],
-            model=card_spec["model"],
-            vram_mib=card_spec["vram_mib"],
-            cores=card_spec["cores"],
-            mig_instances=tuple(instances),
-            timeslice_replicas=replicas if mode is SharingMode.TIMESLICING and not instances else 1,
-        )
-        for card_spec, instances in zip(card_specs, per_card, strict=True)
-    )
-    return Node(
-        id=node_id_for(cluster_id, name),
-        name=name,
-        cluster_id=cluster_id,
-        sharing_mode=mode,
-        cpu_millicores=int(parse_quantity(allocatable.get("cpu", 0)) * 1000),
-        memory_mib=int(parse_quantity(allocatable.get("memory", 0)) / 2**20),
-        cards=cards,
-        labels=str_labels,
-        cordoned=unschedulable,
-        schedulable=ready,
-        advertised_resources=advertised,
-    )
+    return node_from_publication(cluster_id, publication_of(node), models=models)
 
 
 class KubernetesCluster:
@@ -483,28 +299,41 @@ class NodeStep(StrEnum):
     WAIT_FOR_RESOURCE = "wait-for-resource"
     REMOVE_STALE = "remove-stale"
     UNCORDON = "uncordon"
+    ROLLBACK = "rollback"
 
 
 class NodeOperationFailed(Exception):
-    """A node operation stopped at `step`; the node is left cordoned if it got that far."""
+    """A node operation stopped at `step`. `rolled_back` says the node was put back in its old
+    mode and uncordoned; otherwise it is left cordoned for an admin to look at."""
 
-    def __init__(self, step: NodeStep, message: str) -> None:
+    def __init__(self, step: NodeStep, message: str, *, rolled_back: bool = False) -> None:
         super().__init__(f"{step.value}: {message}")
         self.step = step
         self.message = message
+        self.rolled_back = rolled_back
 
 
 @dataclass(frozen=True)
 class SharingModeLabels:
-    """How a sharing mode is selected on a node. gshare's own label always; with the NVIDIA GPU
-    operator the device plugin's per-node config (`time-slicing-<replicas>` for time slicing,
-    none otherwise), and HAMi's `gpu=on` node label for HAMi nodes. A None value removes the
-    label."""
+    """How a sharing mode is selected on a node (a None value removes the label):
+
+    - gshare's own `gshare.io/sharing-mode` (what the admin asked for; the inventory reads
+      what the node serves, not this label);
+    - the NVIDIA GPU operator's per-node device-plugin config, `nvidia.com/device-plugin.config`
+      (`time-slicing-<replicas>`, a config of the ConfigMap in deploy/device-plugin; absent =
+      the plugin's default, no sharing);
+    - the GPU operator's `nvidia.com/gpu.deploy.device-plugin`: `false` on HAMi nodes, whose
+      cards HAMi's own device plugin serves (the two plugins cannot both register
+      `nvidia.com/gpu`);
+    - HAMi's device-plugin node selector `gpu=on` (HAMi chart `devicePlugin.nvidiaNodeSelector`).
+    """
 
     mode_label: str = SHARING_MODE_LABEL
     device_plugin_config_label: str | None = "nvidia.com/device-plugin.config"
     timeslicing_config: str = "time-slicing-{replicas}"
+    nvidia_plugin_deploy_label: str | None = "nvidia.com/gpu.deploy.device-plugin"
     hami_label: str | None = "gpu"
+    hami_label_value: str = "on"
 
     def labels_for(self, mode: SharingMode, replicas: int | None) -> dict[str, str | None]:
         labels: dict[str, str | None] = {self.mode_label: mode.value}
@@ -512,17 +341,19 @@ class SharingModeLabels:
             labels[self.device_plugin_config_label] = (
                 self.timeslicing_config.format(replicas=replicas) if mode is SharingMode.TIMESLICING else None
             )
+        if self.nvidia_plugin_deploy_label:
+            labels[self.nvidia_plugin_deploy_label] = "false" if mode is SharingMode.HAMI else "true"
         if self.hami_label:
-            labels[self.hami_label] = "on" if mode is SharingMode.HAMI else None
+            labels[self.hami_label] = self.hami_label_value if mode is SharingMode.HAMI else None
         return labels
 
+    def current(self, labels: Mapping[str, str]) -> dict[str, str | None]:
+        """The node's present values of every label `labels_for` sets (None = absent), so a
+        rollback puts back exactly what was there."""
+        keys = [self.mode_label, self.device_plugin_config_label, self.nvidia_plugin_deploy_label, self.hami_label]
+        return {k: labels.get(k) for k in keys if k}
 
-# The resource whose appearance shows that the node serves a mode.
-MODE_RESOURCE = {
-    SharingMode.HAMI: RESOURCE_GPU_MEM,
-    SharingMode.TIMESLICING: RESOURCE_GPU_SHARED,
-    SharingMode.EXCLUSIVE: "nvidia.com/gpu",
-}
+
 SERVED_BY_MODE = {
     SharingMode.HAMI: frozenset(
         {"nvidia.com/gpu", RESOURCE_GPU_MEM, RESOURCE_GPU_CORES, "nvidia.com/gpumem-percentage"}
@@ -536,6 +367,68 @@ Progress = Callable[[NodeStep, str], Awaitable[None]]
 
 def _json_pointer(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
+
+
+@dataclass(frozen=True)
+class ModeBaseline:
+    """What the node published before the relabel: a mode only counts as served once its
+    plug-in has published something new (a stopped plug-in's last words linger)."""
+
+    handshake: str | None
+    gpu_allocatable: int
+    physical_cards: int | None
+
+
+def mode_published(
+    node: Mapping[str, Any], mode: SharingMode, replicas: int | None, before: ModeBaseline
+) -> str | None:
+    """None when the node publishes what `mode` serves; otherwise what is still missing.
+
+    - HAMi: a registration with at least one healthy card, a `Reported …` handshake written
+      after the relabel (HAMi's device plugin stamps it with each registration; the scheduler
+      overwrites it with `Requesting_…`), and the plugin's `nvidia.com/gpu` in allocatable;
+    - time slicing: `nvidia.com/gpu.shared` in allocatable, and GPU feature discovery's
+      `nvidia.com/gpu.replicas` = `replicas` with `sharing-strategy: time-slicing` (the plugin
+      restarts with the new config; until GFD relabels, the old replica count is still shown);
+    - exclusive: `nvidia.com/gpu` = the physical card count (`nvidia.com/gpu.count`; HAMi
+      also registers `nvidia.com/gpu`, as cards × split) with no sharing strategy.
+    """
+    pub = publication_of(node)
+    labels, allocatable = pub.labels, pub.allocatable
+    gpu = to_int(allocatable.get("nvidia.com/gpu"))
+    if mode is SharingMode.HAMI:
+        handshake = str(pub.annotations.get("hami.io/node-handshake") or "")
+        if not any(d["healthy"] for d in hami_devices(pub.annotations.get(HAMI_REGISTER))):
+            return "HAMi's device plugin has not registered a healthy card (hami.io/node-nvidia-register)"
+        if not handshake.startswith("Reported") or handshake == before.handshake:
+            return "HAMi's device plugin has not reported since the relabel (hami.io/node-handshake)"
+        if gpu <= 0:
+            return "HAMi's nvidia.com/gpu is not allocatable"
+        return None
+    strategy = labels.get("nvidia.com/gpu.sharing-strategy")
+    if mode is SharingMode.TIMESLICING:
+        if to_int(allocatable.get(RESOURCE_GPU_SHARED)) <= 0:
+            return f"{RESOURCE_GPU_SHARED} is not allocatable"
+        if labels.get("nvidia.com/gpu.replicas") != str(replicas) or strategy != "time-slicing":
+            return f"GPU feature discovery does not show {replicas} time-slicing replicas yet"
+        return None
+    if gpu <= 0:
+        return "nvidia.com/gpu is not allocatable"
+    if strategy not in (None, "none"):
+        return f"the node still shares its cards ({strategy})"
+    cards = to_int(labels.get("nvidia.com/gpu.count")) or before.physical_cards
+    if cards and gpu != cards - _mig_cards(allocatable) and gpu == before.gpu_allocatable:
+        return f"nvidia.com/gpu still counts {gpu}, not the {cards} physical cards"
+    return None
+
+
+def _mig_cards(allocatable: Mapping[str, Any]) -> int:
+    slices = sum(
+        MigProfile.parse(str(k).removeprefix(MIG_RESOURCE_PREFIX)).compute_slices * to_int(v)
+        for k, v in allocatable.items()
+        if str(k).startswith(MIG_RESOURCE_PREFIX) and not str(k).endswith(".shared")
+    )
+    return -(-slices // MIG_COMPUTE_SLICES)
 
 
 class NodeOperations:
@@ -552,7 +445,7 @@ class NodeOperations:
         self._core = client.CoreV1Api(api_client)
         self._api_client = api_client
         self._namespace = namespace
-        self._labels = labels or SharingModeLabels()
+        self.labels = labels or SharingModeLabels()
         self._poll = poll_interval
 
     async def read(self, node_name: str) -> dict[str, Any]:
@@ -585,22 +478,40 @@ class NodeOperations:
                 raise NodeOperationFailed(NodeStep.DRAIN, f"session pods are still on {node_name}")
             await asyncio.sleep(self._poll)
 
-    async def relabel(self, node_name: str, mode: SharingMode, replicas: int | None) -> None:
-        await self._core.patch_node(node_name, {"metadata": {"labels": self._labels.labels_for(mode, replicas)}})
+    async def baseline(self, node_name: str) -> tuple[ModeBaseline, dict[str, str | None]]:
+        node = await self.read(node_name)
+        pub = publication_of(node)
+        hami = [d for d in hami_devices(pub.annotations.get(HAMI_REGISTER)) if d["healthy"]]
+        before = ModeBaseline(
+            handshake=pub.annotations.get("hami.io/node-handshake"),
+            gpu_allocatable=to_int(pub.allocatable.get("nvidia.com/gpu")),
+            physical_cards=len(hami) or None,
+        )
+        return before, self.labels.current({str(k): str(v) for k, v in pub.labels.items()})
 
-    async def wait_for_resource(self, node_name: str, resource: str, within: float) -> None:
+    async def set_labels(self, node_name: str, labels: Mapping[str, str | None]) -> None:
+        await self._core.patch_node(node_name, {"metadata": {"labels": dict(labels)}})
+
+    async def relabel(self, node_name: str, mode: SharingMode, replicas: int | None) -> None:
+        await self.set_labels(node_name, self.labels.labels_for(mode, replicas))
+
+    async def wait_for_mode(
+        self, node_name: str, mode: SharingMode, replicas: int | None, before: ModeBaseline, within: float
+    ) -> None:
         deadline = asyncio.get_running_loop().time() + within
         while True:
-            node = await self.read(node_name)
-            if _int(((node.get("status") or {}).get("allocatable") or {}).get(resource)) > 0:
+            missing = mode_published(await self.read(node_name), mode, replicas, before)
+            if missing is None:
                 return
             if asyncio.get_running_loop().time() > deadline:
-                raise NodeOperationFailed(NodeStep.WAIT_FOR_RESOURCE, f"{node_name} does not expose {resource}")
+                raise NodeOperationFailed(NodeStep.WAIT_FOR_RESOURCE, f"{node_name}: {missing}")
             await asyncio.sleep(self._poll)
 
     async def remove_stale_resources(self, node_name: str, mode: SharingMode, *, keep_mig: bool) -> list[str]:
         """Remove GPU resources the mode does not serve from capacity and allocatable (node
-        status API), as BRICK's runbook does by hand; returns what was removed."""
+        status API), as BRICK's runbook does by hand, and a departed HAMi's registration
+        annotations (HAMi's scheduler would otherwise keep the node's old cards until its
+        handshake expires); returns what was removed."""
         node = await self.read(node_name)
         status = node.get("status") or {}
         served = SERVED_BY_MODE[mode]
@@ -616,6 +527,12 @@ class NodeOperations:
                 removed.add(resource)
         if operations:
             await self._core.patch_node_status(node_name, operations)
+        annotations = (node.get("metadata") or {}).get("annotations") or {}
+        if mode is not SharingMode.HAMI:
+            gone = [a for a in ("hami.io/node-nvidia-register", "hami.io/node-handshake") if a in annotations]
+            if gone:
+                await self._core.patch_node(node_name, {"metadata": {"annotations": dict.fromkeys(gone)}})
+                removed.update(f"annotation {a}" for a in gone)
         return sorted(removed)
 
 
@@ -632,13 +549,15 @@ async def change_sharing_mode(
     expose_within: float = 300.0,
 ) -> list[str]:
     """Change a node's sharing mode (or its time-slice replicas): pre-check, cordon, drain,
-    relabel, wait for the new resource, remove the stale ones, uncordon. Returns the stale
-    resources removed.
+    relabel, wait until the new mode is published (`mode_published`), remove the stale
+    resources, uncordon. Returns the stale resources removed.
 
     `precheck` raises (e.g. the domain's refusal that the remaining shared capacity would not
     cover allocated shared quota) before anything is touched; `drain(session_ids)` pauses and
-    re-queues the sessions on the node (the control plane's use case). A failure after the
-    cordon leaves the node cordoned and raises `NodeOperationFailed` naming the step.
+    re-queues the sessions on the node (the control plane's use case). If the new mode is not
+    published in time, the old labels are put back and, once the old mode is published again,
+    the node is uncordoned (`NodeOperationFailed(rolled_back=True)`); if that fails too, or
+    anything fails before the relabel, the node is left cordoned.
     """
     if mode is SharingMode.TIMESLICING and (replicas is None or replicas < 1):
         raise ValueError("time slicing needs replicas >= 1")
@@ -661,11 +580,17 @@ async def change_sharing_mode(
         if sessions:
             await drain(sessions)
         await nodes.wait_until_drained(node_name, drain_within)
+        before, old_labels = await nodes.baseline(node_name)
+        old_node = node_from_publication("", publication_of(await nodes.read(node_name)))
+        old_mode = old_node.sharing_mode
+        old_replicas = max((c.timeslice_replicas for c in old_node.cards), default=1)
         await step(NodeStep.RELABEL, f"sharing mode {mode.value}" + (f", {replicas} replicas" if replicas else ""))
         await nodes.relabel(node_name, mode, replicas)
-        resource = MODE_RESOURCE[mode]
-        await step(NodeStep.WAIT_FOR_RESOURCE, f"waiting for {resource}")
-        await nodes.wait_for_resource(node_name, resource, expose_within)
+        await step(NodeStep.WAIT_FOR_RESOURCE, f"waiting until the node publishes {mode.value}")
+        try:
+            await nodes.wait_for_mode(node_name, mode, replicas, before, expose_within)
+        except NodeOperationFailed as exc:
+            await _roll_back(nodes, node_name, step, exc, old_labels, old_mode, old_replicas, expose_within)
         node = await nodes.read(node_name)
         keep_mig = (
             ((node.get("metadata") or {}).get("labels") or {}).get("nvidia.com/mig.config") or "all-disabled"
@@ -677,3 +602,31 @@ async def change_sharing_mode(
         return removed
     except ApiException as exc:
         raise NodeOperationFailed(current[0], f"API error {exc.status} {exc.reason}") from exc
+
+
+async def _roll_back(
+    nodes: NodeOperations,
+    node_name: str,
+    step: Callable[[NodeStep, str], Awaitable[None]],
+    failure: NodeOperationFailed,
+    old_labels: Mapping[str, str | None],
+    old_mode: SharingMode,
+    old_replicas: int,
+    within: float,
+) -> None:
+    """Put the old labels back and wait for the old mode; always raises."""
+    await step(NodeStep.ROLLBACK, f"{failure.message}; restoring {old_mode.value}")
+    before, _ = await nodes.baseline(node_name)
+    await nodes.set_labels(node_name, old_labels)
+    replicas = old_replicas if old_mode is SharingMode.TIMESLICING else None
+    try:
+        await nodes.wait_for_mode(node_name, old_mode, replicas, before, within)
+    except NodeOperationFailed as again:
+        raise NodeOperationFailed(
+            NodeStep.ROLLBACK, f"{failure.message}; the rollback did not complete either: {again.message}"
+        ) from failure
+    await nodes.remove_stale_resources(node_name, old_mode, keep_mig=True)
+    await nodes.cordon(node_name, cordoned=False)
+    raise NodeOperationFailed(
+        failure.step, f"{failure.message}; rolled back to {old_mode.value} and uncordoned", rolled_back=True
+    ) from failure

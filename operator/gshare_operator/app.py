@@ -11,6 +11,7 @@ from kubernetes_asyncio import client, config
 from gshare_operator.callbacks import CallbackClient
 from gshare_operator.children import ChildSettings
 from gshare_operator.controller import Controller
+from gshare_operator.gpu import GpuResourceNames
 from gshare_operator.inventory import InventoryReporter
 from gshare_operator.leader import LeaderElector
 from gshare_operator.reconciler import SessionReconciler
@@ -37,6 +38,13 @@ class Operator:
                 ingress_domain=settings.ingress_domain,
                 ingress_class=settings.ingress_class,
                 ingress_tls_secret=settings.ingress_tls_secret,
+                gpu_names=GpuResourceNames(
+                    hami_gpu=settings.hami_gpu_resource,
+                    hami_memory=settings.hami_memory_resource,
+                    hami_cores=settings.hami_cores_resource,
+                    hami_scheduler=settings.hami_scheduler_name or None,
+                    timeslice=settings.timeslice_resource,
+                ),
             ),
             callbacks,
             pod_grace_seconds=settings.pod_grace_seconds,

@@ -31,7 +31,7 @@ from gshare_operator.constants import (
     MANAGED_BY,
     WEB_ENDPOINTS,
 )
-from gshare_operator.gpu import GpuPlacement, gpu_placement
+from gshare_operator.gpu import DEFAULT_NAMES, GpuPlacement, GpuResourceNames, gpu_placement
 
 JSON = dict[str, Any]
 ACCESS_MOUNT = "/var/run/gshare/access"
@@ -53,6 +53,7 @@ class ChildSettings:
     ingress_class: str | None = None
     ingress_tls_secret: str | None = None
     default_uid: int = 1000
+    gpu_names: GpuResourceNames = DEFAULT_NAMES
 
 
 def secret_name(name: str) -> str:
@@ -233,7 +234,7 @@ def desired_pod(cr: JSON, settings: ChildSettings) -> JSON:
     name = cr["metadata"]["name"]
     check_name(name)
     try:
-        gpu: GpuPlacement = gpu_placement(spec.get("gpu"))
+        gpu: GpuPlacement = gpu_placement(spec.get("gpu"), settings.gpu_names)
     except ValueError as exc:
         raise InvalidSession(str(exc)) from exc
     resources = spec.get("resources") or {}
@@ -323,6 +324,8 @@ def desired_pod(cr: JSON, settings: ChildSettings) -> JSON:
     if gpu.node_selector:
         pod_spec["nodeSelector"] = dict(gpu.node_selector)
         pod_spec["tolerations"] = list(gpu.tolerations)
+    if gpu.scheduler_name:
+        pod_spec["schedulerName"] = gpu.scheduler_name
     pod = _with_hash(
         {
             "apiVersion": "v1",

@@ -1,31 +1,33 @@
 """Node and GPU inventory, read from the nodes and reported to the control plane.
 
-For each node: readiness, cordon state, the sharing mode (label `gshare.io/sharing-mode`:
-`hami`, `timeslicing` or `exclusive`; inferred from the resources when unlabelled), the GPU
-product/count/memory and time-slicing replicas from NVIDIA's GPU feature discovery labels,
-the MIG layout (`nvidia.com/mig.config`, `.config.state`, `.strategy` and the `mig-*`
-instance counts), capacity and allocatable of every GPU resource (plus cpu and memory), and
-*stale resources*: GPU resources still listed in capacity/allocatable that the node's sharing
-mode no longer serves (left behind by a mode change until removed through the node status API).
+For each node: readiness, cordon state, the labels and annotations GPU plug-ins publish
+(`gshare.io/`, `nvidia.com/` and `amd.com/` labels, HAMi's `gpu` node selector, HAMi's
+`hami.io/node-nvidia-register` and `hami.io/node-handshake`), capacity and allocatable of
+every GPU resource (plus cpu, memory and ephemeral-storage), the sharing mode the node serves
+now (a live HAMi registration, time-sliced resources, or neither; `gshare.io/sharing-mode`
+only says what was asked for) and *stale resources*: GPU resources still listed in
+capacity/allocatable that the served mode does not use (left behind by a mode change until
+removed through the node status API). The control plane reads the cards from these
+(`infra/cluster/publications.py`); the operator passes them on as published.
 
 Report (`POST {callback}/inventory`)::
 
     {"type": "inventory", "cluster": "c1", "reportedAt": "…Z", "fingerprint": "…",
      "nodes": [{"name": "gpu-1", "ready": true, "unschedulable": false,
-                "sharingMode": "hami", "gpu": {"product": "NVIDIA-A100-SXM4-80GB",
-                "count": 8, "memoryMiB": 81920, "replicas": null},
+                "sharingMode": "hami", "sharingModeLabelled": false,
+                "gpu": {"product": "NVIDIA-A100-SXM4-80GB", "count": 8, "memoryMiB": 81920,
+                        "replicas": null},
                 "mig": {"config": "all-disabled", "state": "success", "strategy": "mixed",
                         "instances": {"nvidia.com/mig-1g.10gb": 7}},
-                "capacity": {"nvidia.com/gpu": "8", …}, "allocatable": {…},
+                "capacity": {"nvidia.com/gpu": "80", …}, "allocatable": {…},
                 "staleResources": ["nvidia.com/gpu.shared"],
-                "labels": {"gshare.io/sharing-mode": "hami", "nvidia.com/…": "…"},
-                "cards": [{"uuid": "GPU-…", "vramMiB": 81920, "cores": 100,
-                           "type": "NVIDIA-A100-SXM4-80GB", "healthy": true}]}]}
-
-`cards` lists what HAMi's device plugin registered (`hami.io/node-nvidia-register`); it is
-empty on nodes without HAMi, whose cards are only known by the GPU feature discovery labels.
+                "labels": {"gpu": "on", "nvidia.com/…": "…"},
+                "annotations": {"hami.io/node-nvidia-register": "GPU-…,10,81559,100,…:",
+                                "hami.io/node-handshake": "Reported …"}}]}
 
 Sent when the fingerprint (everything but `reportedAt`) changes, and every `interval` seconds.
+The handshake is left out of the fingerprint: HAMi's scheduler and device plugin rewrite it
+every 30 s without anything else changing.
 """
 
 from __future__ import annotations
@@ -59,13 +61,16 @@ SERVED: dict[str, frozenset[str]] = {
 }
 MIG_PREFIX = "nvidia.com/mig-"
 HAMI_REGISTER = "hami.io/node-nvidia-register"
-REPORTED_LABEL_PREFIXES = ("gshare.io/", "nvidia.com/")
+HAMI_HANDSHAKE = "hami.io/node-handshake"
+REPORTED_ANNOTATIONS = (HAMI_REGISTER, HAMI_HANDSHAKE)
+REPORTED_LABEL_PREFIXES = ("gshare.io/", "nvidia.com/", "amd.com/")
+REPORTED_LABELS = frozenset({"gpu"})
 # Labels that change without the inventory changing (they would defeat "send on change").
 VOLATILE_LABELS = frozenset({"nvidia.com/gfd.timestamp"})
 
 
 def is_gpu_resource(name: str) -> bool:
-    return name.startswith("nvidia.com/") or name.endswith("/gpu") or "/gpu" in name
+    return name.startswith(("nvidia.com/", "amd.com/")) or name.endswith("/gpu")
 
 
 def _int_label(labels: dict[str, str], key: str) -> int | None:
@@ -75,11 +80,22 @@ def _int_label(labels: dict[str, str], key: str) -> int | None:
         return None
 
 
-def infer_sharing_mode(resources: dict[str, str]) -> str:
-    if "nvidia.com/gpu.shared" in resources:
-        return "timeslicing"
-    if "nvidia.com/gpumem" in resources or "nvidia.com/gpucores" in resources:
+def served_sharing_mode(labels: dict[str, str], annotations: dict[str, str], allocatable: dict[str, str]) -> str:
+    """What the node serves: HAMi when its registration is live (not given up by the
+    scheduler, its `nvidia.com/gpu` allocatable), time slicing when the shared resource or
+    GFD's time-slicing strategy shows, otherwise exclusive."""
+    handshake = annotations.get(HAMI_HANDSHAKE, "")
+    if (
+        annotations.get(HAMI_REGISTER)
+        and not handshake.startswith("Deleted")
+        and _to_int(allocatable.get("nvidia.com/gpu")) > 0
+    ):
         return "hami"
+    if (
+        _to_int(allocatable.get("nvidia.com/gpu.shared")) > 0
+        or labels.get("nvidia.com/gpu.sharing-strategy") == "time-slicing"
+    ):
+        return "timeslicing"
     return "exclusive"
 
 
@@ -102,46 +118,6 @@ def stale_resources(mode: str, labels: dict[str, str], resources: set[str]) -> l
     return stale
 
 
-def hami_cards(annotation: str | None) -> list[JSON]:
-    """Cards HAMi's device plugin registered on the node (`uuid,count,devmem,devcore,type,numa,healthy:`
-    entries, or a JSON list in newer HAMi): real UUIDs, VRAM (MiB) and cores."""
-    if not annotation:
-        return []
-    text = annotation.strip()
-    cards: list[JSON] = []
-    if text.startswith("["):
-        try:
-            items = json.loads(text)
-        except ValueError:
-            return []
-        for item in items if isinstance(items, list) else []:
-            if isinstance(item, dict) and (item.get("id") or item.get("uuid")):
-                cards.append(
-                    {
-                        "uuid": str(item.get("id") or item.get("uuid")),
-                        "vramMiB": _to_int(item.get("devmem")),
-                        "cores": _to_int(item.get("devcore")) or 100,
-                        "type": str(item.get("type", "")),
-                        "healthy": bool(item.get("health", True)),
-                    }
-                )
-        return cards
-    for entry in text.split(":"):
-        fields = entry.split(",")
-        if len(fields) < 5 or not fields[0]:
-            continue
-        cards.append(
-            {
-                "uuid": fields[0],
-                "vramMiB": _to_int(fields[2]),
-                "cores": _to_int(fields[3]) or 100,
-                "type": fields[4],
-                "healthy": len(fields) < 7 or fields[6].strip().lower() == "true",
-            }
-        )
-    return cards
-
-
 def _to_int(value: Any) -> int:
     try:
         return int(float(str(value)))
@@ -154,10 +130,13 @@ def node_inventory(node: JSON) -> JSON:
     labels: dict[str, str] = meta.get("labels") or {}
     capacity: dict[str, str] = {k: str(v) for k, v in (status.get("capacity") or {}).items()}
     allocatable: dict[str, str] = {k: str(v) for k, v in (status.get("allocatable") or {}).items()}
-    keep = {"cpu", "memory"}
+    annotations: dict[str, str] = {
+        k: str(v) for k, v in (meta.get("annotations") or {}).items() if k in REPORTED_ANNOTATIONS
+    }
+    keep = {"cpu", "memory", "ephemeral-storage"}
     gpu_names = {k for k in set(capacity) | set(allocatable) if is_gpu_resource(k)}
     labelled = labels.get(SHARING_MODE_LABEL)
-    mode = labelled if labelled in SERVED else infer_sharing_mode({**capacity, **allocatable})
+    mode = served_sharing_mode(labels, annotations, allocatable)
     ready = any(c.get("type") == "Ready" and c.get("status") == "True" for c in status.get("conditions") or [])
     return {
         "name": meta.get("name"),
@@ -165,6 +144,7 @@ def node_inventory(node: JSON) -> JSON:
         "unschedulable": bool(spec.get("unschedulable", False)),
         "sharingMode": mode,
         "sharingModeLabelled": labelled is not None,
+        "sharingModeAsked": labelled,
         "gpu": {
             "product": labels.get("nvidia.com/gpu.product"),
             "count": _int_label(labels, "nvidia.com/gpu.count"),
@@ -183,15 +163,16 @@ def node_inventory(node: JSON) -> JSON:
         "labels": {
             k: v
             for k, v in sorted(labels.items())
-            if k.startswith(REPORTED_LABEL_PREFIXES) and k not in VOLATILE_LABELS
+            if (k.startswith(REPORTED_LABEL_PREFIXES) or k in REPORTED_LABELS) and k not in VOLATILE_LABELS
         },
-        "cards": hami_cards((meta.get("annotations") or {}).get(HAMI_REGISTER)),
+        "annotations": annotations,
     }
 
 
 def cluster_inventory(nodes: list[JSON]) -> JSON:
     entries = sorted((node_inventory(n) for n in nodes), key=lambda n: n["name"] or "")
-    fingerprint = hashlib.sha256(json.dumps(entries, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    steady = [{**e, "annotations": {k: v for k, v in e["annotations"].items() if k != HAMI_HANDSHAKE}} for e in entries]
+    fingerprint = hashlib.sha256(json.dumps(steady, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
     return {"nodes": entries, "fingerprint": fingerprint}
 
 

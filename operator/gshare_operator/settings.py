@@ -35,6 +35,14 @@ class OperatorSettings:
     pod_grace_seconds: int = 10
     node_lost_after: float = 60.0
     log_level: str = "INFO"
+    # HAMi's and the device plugins' names on this cluster (HAMi chart `schedulerName`,
+    # `resourceName`, `resourceMem`, `resourceCores`; the time-sliced resource is
+    # `nvidia.com/gpu.shared` with renameByDefault, `nvidia.com/gpu` without)
+    hami_scheduler_name: str = "hami-scheduler"
+    hami_gpu_resource: str = "nvidia.com/gpu"
+    hami_memory_resource: str = "nvidia.com/gpumem"
+    hami_cores_resource: str = "nvidia.com/gpucores"
+    timeslice_resource: str = "nvidia.com/gpu.shared"
 
 
 ENV = {
@@ -55,6 +63,11 @@ ENV = {
     "workers": "GSHARE_OPERATOR_WORKERS",
     "node_lost_after": "GSHARE_NODE_LOST_AFTER",
     "log_level": "GSHARE_LOG_LEVEL",
+    "hami_scheduler_name": "GSHARE_HAMI_SCHEDULER_NAME",
+    "hami_gpu_resource": "GSHARE_HAMI_GPU_RESOURCE",
+    "hami_memory_resource": "GSHARE_HAMI_MEMORY_RESOURCE",
+    "hami_cores_resource": "GSHARE_HAMI_CORES_RESOURCE",
+    "timeslice_resource": "GSHARE_TIMESLICE_RESOURCE",
 }
 
 
@@ -82,6 +95,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int)
     p.add_argument("--node-lost-after", type=float, help="seconds a node may be NotReady before its sessions fail")
     p.add_argument("--log-level")
+    p.add_argument("--hami-scheduler-name", help="HAMi's scheduler (default hami-scheduler)")
+    p.add_argument("--hami-gpu-resource", help="HAMi's card resource (default nvidia.com/gpu)")
+    p.add_argument("--hami-memory-resource", help="HAMi's memory resource (default nvidia.com/gpumem)")
+    p.add_argument("--hami-cores-resource", help="HAMi's cores resource (default nvidia.com/gpucores)")
+    p.add_argument("--timeslice-resource", help="the time-sliced resource (default nvidia.com/gpu.shared)")
     return p
 
 

@@ -344,6 +344,9 @@ class KubeApiServer:
         self._bookmark_interval = bookmark_interval
         self._faults: list[_Fault] = []
         self._next_ip = 1
+        # container output the test kubelet recorded, served by pods/<name>/log:
+        # (namespace, pod, container) -> text
+        self.pod_logs: dict[tuple[str, str, str], str] = {}
         self.requests: list[RequestRecord] = []
         self.tokens: dict[str, str] = {}
         self.admission: list[Callable[[str, ResourceType, JSON], str | None]] = []
@@ -533,7 +536,7 @@ class KubeApiServer:
         sub = rest[2] if len(rest) > 2 else None
         if rt.namespaced and name is not None and not namespace:
             raise ApiError(404, "NotFound", "the server could not find the requested resource")
-        if sub not in (None, "status", "binding") or (sub == "status" and not rt.status_subresource):
+        if sub not in (None, "status", "binding", "log") or (sub == "status" and not rt.status_subresource):
             raise ApiError(404, "NotFound", f"{rt.plural}/{sub} is not a known subresource")
 
         if self.authorizer is not None:
@@ -561,6 +564,10 @@ class KubeApiServer:
                 return web.json_response(self._delete_collection(rt, namespace, query))
             raise ApiError(405, "MethodNotAllowed", f"{method} is not allowed on a collection")
 
+        if sub == "log":
+            if method != "GET" or rt.plural != "pods":
+                raise ApiError(405, "MethodNotAllowed", "log accepts GET on pods only")
+            return web.Response(text=self._pod_log(namespace, name, query), content_type="text/plain")
         if sub == "binding":
             if method != "POST" or rt.plural != "pods":
                 raise ApiError(405, "MethodNotAllowed", "binding accepts POST on pods only")
@@ -585,6 +592,44 @@ class KubeApiServer:
                     options[key] = query[key]
             return web.json_response(self._delete(rt, namespace, name, options))
         raise ApiError(405, "MethodNotAllowed", f"{method} is not allowed")
+
+    def append_log(self, namespace: str, pod: str, container: str, text: str) -> None:
+        """What a container wrote (the kubelet keeps it; the API server only serves it)."""
+        key = (namespace, pod, container)
+        self.pod_logs[key] = self.pod_logs.get(key, "") + text
+
+    def _pod_log(self, namespace: str, name: str, query: dict[str, str]) -> str:
+        """GET pods/<name>/log as kube-apiserver answers it: `container` required when the pod
+        has several, 400 while the container has not started, `tailLines` keeps the last lines."""
+        rt = self.resource_type("pods")
+        pod = self._must_get(rt, namespace, name)
+        containers = [c["name"] for c in (pod.get("spec") or {}).get("containers") or []]
+        container = query.get("container")
+        if container is None:
+            if len(containers) != 1:
+                raise ApiError(
+                    400,
+                    "BadRequest",
+                    f"a container name must be specified for pod {name}, choose one of: [{' '.join(containers)}]",
+                )
+            container = containers[0]
+        elif container not in containers:
+            raise ApiError(400, "BadRequest", f"container {container} is not valid for pod {name}")
+        key = (namespace, name, container)
+        if key not in self.pod_logs:
+            if ((pod.get("status") or {}).get("phase") or "Pending") == "Pending":
+                raise ApiError(
+                    400,
+                    "BadRequest",
+                    f'container "{container}" in pod "{name}" is waiting to start: ContainerCreating',
+                )
+            return ""
+        text = self.pod_logs[key]
+        if "tailLines" in query:
+            keep = max(0, int(query["tailLines"]))
+            lines = text.splitlines(keepends=True)
+            text = "".join(lines[-keep:]) if keep else ""
+        return text
 
     async def _body(self, request: web.Request) -> JSON:
         raw = await request.read()

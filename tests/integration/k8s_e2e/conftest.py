@@ -30,6 +30,7 @@ from tests.integration.operator.conftest import eventually
 from tests.k8s.apiserver import KubeApiServer
 from tests.k8s.fixtures import kube_api, kube_client
 from tests.k8s.kubelet import Kubelet
+from tests.k8s.nodes import H100_CARDS, H100_DEVMEM, exclusive_node, hami_node, mig_node, salted, timesliced_node
 from tests.support.api import SYSTEM, Gql, World, fund_user, make_user, unique
 
 _OPERATOR_DIR = str(Path(__file__).resolve().parents[3] / "operator")
@@ -45,68 +46,35 @@ __all__ = ["eventually", "kube_api", "kube_client"]
 
 NS = "gshare-sessions"
 CP = "http://cp.test"
-# one model per GPU kind, so placement lands on the node of that kind
-MODELS = {"hami": "E2EH-80GB", "timeslice": "E2ET-24GB", "mig": "E2EM-80GB", "exclusive": "E2EX-48GB"}
-VRAM = {"hami": 81920, "timeslice": 24576, "mig": 81920, "exclusive": 46080}
+# One model per GPU kind, so placement lands on the node of that kind. The nodes are the
+# recorded real ones of tests/k8s/nodes.py (HAMi #961's H100s, PR #503's V100s time-sliced
+# with renameByDefault, gpu-operator #637's mixed-strategy A100 node); the unshared V100 node
+# carries another product label so that it is an offering of its own.
+MODELS = {
+    "hami": "H100-80GB-HBM3",
+    "timeslice": "Tesla-V100-SXM2-16GB-N",
+    "mig": "A100-SXM4-80GB",
+    "exclusive": "E2EX-V100",
+}
+VRAM = {"hami": H100_DEVMEM, "timeslice": 16384, "mig": 81920, "exclusive": 16384}
 
 
 def gpu_nodes(prefix: str) -> list[dict[str, Any]]:
-    """Four nodes, one per kind; card UUIDs are unique per cluster (they key the capacity)."""
-    hami_cards = [f"GPU-{prefix}-hami-{i}" for i in range(2)]
+    """Four nodes, one per kind; HAMi's card UUIDs are salted per cluster (they key the capacity)."""
     return [
-        {
-            "name": "n-hami",
-            "labels": {
-                "gshare.io/sharing-mode": "hami",
-                "nvidia.com/gpu.product": f"NVIDIA-{MODELS['hami']}",
-                "nvidia.com/gpu.count": "2",
-                "nvidia.com/gpu.memory": str(VRAM["hami"]),
-            },
-            "annotations": {
-                "hami.io/node-nvidia-register": "".join(
-                    f"{u},10,{VRAM['hami']},100,NVIDIA-{MODELS['hami']},0,true:" for u in hami_cards
-                )
-            },
-            "resources": {"nvidia.com/gpu": "20", "nvidia.com/gpumem": "163840", "nvidia.com/gpucores": "200"},
-        },
-        {
-            "name": "n-ts",
-            "labels": {
-                "gshare.io/sharing-mode": "timeslicing",
-                "nvidia.com/gpu.product": f"NVIDIA-{MODELS['timeslice']}",
-                "nvidia.com/gpu.replicas": "4",
-                "nvidia.com/gpu.count": "2",
-                "nvidia.com/gpu.memory": str(VRAM["timeslice"]),
-            },
-            "resources": {"nvidia.com/gpu.shared": "8"},
-        },
-        {
-            "name": "n-mig",
-            "labels": {
-                "gshare.io/sharing-mode": "exclusive",
-                "nvidia.com/gpu.product": f"NVIDIA-{MODELS['mig']}",
-                "nvidia.com/gpu.count": "1",
-                "nvidia.com/gpu.memory": str(VRAM["mig"]),
-                "nvidia.com/mig.config": "all-1g.10gb",
-                "nvidia.com/mig.config.state": "success",
-                "nvidia.com/mig.strategy": "mixed",
-            },
-            "resources": {"nvidia.com/mig-1g.10gb": "7"},
-        },
-        {
-            "name": "n-ex",
-            "labels": {
-                "gshare.io/sharing-mode": "exclusive",
-                "nvidia.com/gpu.product": f"NVIDIA-{MODELS['exclusive']}",
-                "nvidia.com/gpu.count": "4",
-                "nvidia.com/gpu.memory": str(VRAM["exclusive"]),
-            },
-            "resources": {"nvidia.com/gpu": "4"},
-        },
+        hami_node("n-hami", cards=2, uuid_salt=prefix),
+        timesliced_node("n-ts", replicas=4, cards=2),
+        mig_node("n-mig"),
+        exclusive_node("n-ex", cards=4, product=MODELS["exclusive"]),
     ]
 
 
+def hami_card_uuids(prefix: str) -> list[str]:
+    return [salted(uuid, prefix) for uuid, _ in H100_CARDS[:2]]
+
+
 def node_manifest(spec: dict[str, Any]) -> dict[str, Any]:
+    """A node of the old home-made shape (name, labels, resources), for CPU-only extras."""
     resources = {"cpu": "64", "memory": "512Gi", "pods": "110", **spec["resources"]}
     return {
         "apiVersion": "v1",
@@ -274,8 +242,8 @@ async def e2e(
     kube_api: KubeApiServer, container: Any, cp_app: Any, admin: Gql, tmp_path: Path
 ) -> AsyncIterator[E2ECluster]:
     cluster_id = f"e2e-{uuid.uuid4().hex[:8]}"
-    for spec in gpu_nodes(cluster_id):
-        kube_api.seed(node_manifest(spec))
+    for node in gpu_nodes(cluster_id):
+        kube_api.seed(node)
     key = Ed25519PrivateKey.generate()
     result = await register(admin, kube_api, tmp_path, cluster_id, key)
     assert result["errors"] == [], result
@@ -288,8 +256,8 @@ async def e2e(
 
 
 @pytest.fixture
-async def kubelet(kube_client: ApiClient) -> AsyncIterator[Kubelet]:
-    k = Kubelet(kube_client)
+async def kubelet(kube_client: ApiClient, kube_api: KubeApiServer) -> AsyncIterator[Kubelet]:
+    k = Kubelet(kube_client, server=kube_api)
     k.start()
     yield k
     await k.stop()

@@ -6,7 +6,6 @@ re-queued, and no stale resource left in the cluster or in gshare's capacity."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 from uuid import UUID
@@ -22,8 +21,8 @@ from infra.clusters.wiring import NODE_OPERATION_TIMINGS
 from infra.db.models.clusters_extra import NodeOperationRow
 from tests.integration.k8s_e2e.conftest import NS, E2ECluster, e2e_catalog, funded_member
 from tests.integration.operator.conftest import eventually
-from tests.integration.operator.test_node_sharing_mode import device_plugin
 from tests.integration.sessions.test_lifecycle import wait_state
+from tests.k8s.device_plugins import NvidiaDevicePlugin
 from tests.k8s.kubelet import Kubelet
 from tests.support.api import Gql, World
 
@@ -53,11 +52,10 @@ def fast_node_operations(container: Any) -> Any:
 
 @pytest.fixture
 async def plugin(kube_client: client.ApiClient) -> AsyncIterator[None]:
-    task = asyncio.create_task(device_plugin(kube_client, "n-ex", cards=4))
+    nvidia = NvidiaDevicePlugin(kube_client, "n-ex", cards=4)
+    nvidia.start()
     yield
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
+    await nvidia.stop()
 
 
 async def _create(c: Any, actor: Any, cat: Any, kind: str, cluster: str) -> Any:

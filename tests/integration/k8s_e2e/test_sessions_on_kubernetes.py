@@ -13,7 +13,7 @@ from kubernetes_asyncio import client
 
 from domain.credits.model import AccountRef
 from domain.sessions.model import SessionState
-from tests.integration.k8s_e2e.conftest import NS, E2ECluster, e2e_catalog, funded_member, node_manifest
+from tests.integration.k8s_e2e.conftest import NS, VRAM, E2ECluster, e2e_catalog, funded_member, node_manifest
 from tests.integration.operator.conftest import eventually
 from tests.integration.sessions.test_lifecycle import wait_state
 from tests.k8s.kubelet import Kubelet
@@ -26,7 +26,8 @@ mutation($input: SessionCreateInput!) {
 PAUSE = "mutation($id: ID!) { sessionPause(input: {id: $id}) { session { state } errors { code message } } }"
 
 EXPECTED_LIMITS = {
-    "hami": {"nvidia.com/gpu": "1", "nvidia.com/gpumem": "20480", "nvidia.com/gpucores": "25"},
+    # an L tier (1/4) of HAMi #961's H100 as HAMi registered it (81559 MiB)
+    "hami": {"nvidia.com/gpu": "1", "nvidia.com/gpumem": str(VRAM["hami"] // 4), "nvidia.com/gpucores": "25"},
     "timeslice": {"nvidia.com/gpu.shared": "1"},
     "mig": {"nvidia.com/mig-1g.10gb": "1"},
     "exclusive": {"nvidia.com/gpu": "2"},

@@ -28,6 +28,7 @@ from infra.callbacks import (
 from tests.k8s.apiserver import KubeApiServer
 from tests.k8s.fixtures import kube_api, kube_client
 from tests.k8s.kubelet import Kubelet
+from tests.k8s.nodes import H100_CARDS, amd_node, exclusive_node, hami_node, mig_node, timesliced_node
 
 _OPERATOR_DIR = str(Path(__file__).resolve().parents[3] / "operator")
 if _OPERATOR_DIR not in sys.path:
@@ -112,86 +113,28 @@ def key_file(tmp_path: Path, signing_key: Ed25519PrivateKey) -> Path:
     return path
 
 
-HAMI_CARDS = ["GPU-8e1b44e2-0c1d-4d7c-9a55-3f1c2b7a0001", "GPU-8e1b44e2-0c1d-4d7c-9a55-3f1c2b7a0002"]
-
-GPU_NODES: list[dict[str, Any]] = [
-    {
-        "name": "hami-1",
-        "labels": {
-            "gshare.io/sharing-mode": "hami",
-            "nvidia.com/gpu.product": "NVIDIA-A100-SXM4-80GB",
-            "nvidia.com/gpu.count": "2",
-            "nvidia.com/gpu.memory": "81920",
-        },
-        "annotations": {
-            "hami.io/node-nvidia-register": "".join(
-                f"{uuid},10,81920,100,NVIDIA-A100-SXM4-80GB,0,true:" for uuid in HAMI_CARDS
-            ),
-        },
-        "resources": {"nvidia.com/gpu": "20", "nvidia.com/gpumem": "163840", "nvidia.com/gpucores": "200"},
-    },
-    {
-        "name": "ts-1",
-        "labels": {
-            "gshare.io/sharing-mode": "timeslicing",
-            "nvidia.com/gpu.product": "NVIDIA-A30",
-            "nvidia.com/gpu.replicas": "4",
-            "nvidia.com/gpu.count": "2",
-            "nvidia.com/gpu.memory": "24576",
-        },
-        "resources": {"nvidia.com/gpu.shared": "8"},
-    },
-    {
-        "name": "mig-1",
-        "labels": {
-            "gshare.io/sharing-mode": "exclusive",
-            "nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3",
-            "nvidia.com/gpu.count": "1",
-            "nvidia.com/gpu.memory": "81920",
-            "nvidia.com/mig.config": "all-1g.10gb",
-            "nvidia.com/mig.config.state": "success",
-            "nvidia.com/mig.strategy": "mixed",
-        },
-        "resources": {"nvidia.com/mig-1g.10gb": "7"},
-    },
-    {
-        "name": "ex-1",
-        "labels": {
-            "gshare.io/sharing-mode": "exclusive",
-            "nvidia.com/gpu.product": "NVIDIA-L40S",
-            "nvidia.com/gpu.count": "8",
-            "nvidia.com/gpu.memory": "46068",
-        },
-        "resources": {"nvidia.com/gpu": "8"},
-        # Left over from an earlier time-slicing configuration: still in capacity, while the
-        # kubelet shows 0 allocatable once no device plugin serves it (a stale resource).
-        "stale": {"nvidia.com/gpu.shared": "4"},
-    },
-]
+# The nodes are the recorded real ones of tests/k8s/nodes.py (each source named there), under
+# short names: 2 of HAMi #961's H100 cards, PR #503's V100s time-sliced 4 ways with
+# renameByDefault, gpu-operator #637's mixed-strategy A100 node, the V100s unshared, 8 MI300X.
+HAMI_CARDS = [uuid for uuid, _ in H100_CARDS[:2]]
 
 
-def node_manifest(spec: dict[str, Any]) -> dict[str, Any]:
-    resources = {"cpu": "64", "memory": "512Gi", "pods": "110", **spec["resources"]}
-    return {
-        "apiVersion": "v1",
-        "kind": "Node",
-        "metadata": {
-            "name": spec["name"],
-            "labels": {"kubernetes.io/hostname": spec["name"], **spec["labels"]},
-            "annotations": dict(spec.get("annotations") or {}),
-        },
-        "status": {
-            "capacity": {**resources, **spec.get("stale", {})},
-            "allocatable": {**resources, **{k: "0" for k in spec.get("stale", {})}},
-            "conditions": [{"type": "Ready", "status": "True"}],
-        },
-    }
+def gpu_nodes() -> list[dict[str, Any]]:
+    ex = exclusive_node("ex-1")
+    # left over from an earlier time-slicing configuration: still in capacity, while kubelet
+    # shows 0 allocatable once no device plugin serves it (a stale resource)
+    ex["status"]["capacity"]["nvidia.com/gpu.shared"] = "32"
+    ex["status"]["allocatable"]["nvidia.com/gpu.shared"] = "0"
+    return [hami_node("hami-1", cards=2), timesliced_node("ts-1"), mig_node("mig-1"), ex, amd_node("amd-1")]
+
+
+GPU_NODE_NAMES = ("hami-1", "ts-1", "mig-1", "ex-1", "amd-1")
 
 
 @pytest.fixture
 def cluster(kube_api: KubeApiServer) -> KubeApiServer:
-    for spec in GPU_NODES:
-        kube_api.seed(node_manifest(spec))
+    for node in gpu_nodes():
+        kube_api.seed(node)
     return kube_api
 
 
@@ -255,8 +198,8 @@ async def operators(
 
 
 @pytest.fixture
-async def kubelet(kube_client: ApiClient) -> AsyncIterator[Kubelet]:
-    k = Kubelet(kube_client)
+async def kubelet(kube_client: ApiClient, kube_api: KubeApiServer) -> AsyncIterator[Kubelet]:
+    k = Kubelet(kube_client, server=kube_api)
     k.start()
     yield k
     await k.stop()

@@ -16,7 +16,15 @@ from domain.inventory.model import CardShare, GpuKind, Inventory, Placement, Sha
 from domain.inventory.ports import ClusterPort, Endpoint, VolumeMount, WorkloadPhase, WorkloadSpec
 from infra.callbacks.reports import inventory_nodes, status_report
 from infra.cluster.kubernetes import KubernetesCluster, WorkloadRefused, resource_name
-from tests.integration.operator.conftest import CLUSTER, HAMI_CARDS, NS, OperatorFactory, Receiver, eventually
+from tests.integration.operator.conftest import (
+    CLUSTER,
+    GPU_NODE_NAMES,
+    HAMI_CARDS,
+    NS,
+    OperatorFactory,
+    Receiver,
+    eventually,
+)
 from tests.k8s.apiserver import KubeApiServer
 from tests.k8s.kubelet import Kubelet
 
@@ -41,8 +49,9 @@ def placement_for(inventory: Inventory, kind: GpuKind) -> Placement:
         return Placement(CLUSTER, node.id, kind, (share,), Fraction(1, 4), 4000, 16384)
     if kind is GpuKind.MIG:
         node = inventory.node(f"{CLUSTER}/mig-1")
-        instance = node.cards[0].mig_instances[0]
-        share = CardShare(node.cards[0].uuid, instance.profile.vram_mib, 14, mig_instance_id=instance.id)
+        group = next(c for c in node.cards if c.mig_enabled)
+        instance = group.mig_instances[0]
+        share = CardShare(group.uuid, instance.profile.vram_mib, 14, mig_instance_id=instance.id)
         return Placement(CLUSTER, node.id, kind, (share,), Fraction(1, 7), 4000, 16384)
     node = inventory.node(f"{CLUSTER}/ex-1")
     shares = tuple(CardShare(c.uuid, c.vram_mib, 100) for c in node.cards[:2])
@@ -72,17 +81,17 @@ async def test_read_inventory_reflects_the_nodes(adapter: KubernetesCluster) -> 
     inventory = await port.read_inventory()
     assert [c.id for c in inventory.clusters] == [CLUSTER]
     nodes = {n.name: n for n in inventory.nodes}
-    assert set(nodes) == {"hami-1", "ts-1", "mig-1", "ex-1"}
+    assert set(nodes) == set(GPU_NODE_NAMES)
     hami = nodes["hami-1"]
     assert hami.id == f"{CLUSTER}/hami-1"
     assert hami.sharing_mode is SharingMode.HAMI
     assert [c.uuid for c in hami.cards] == HAMI_CARDS
-    assert hami.cards[0].vram_mib == 81920
-    assert hami.cpu_millicores == 64000 and hami.memory_mib == 512 * 1024
+    assert hami.cards[0].vram_mib == 81559
+    assert hami.cpu_millicores == 160000 and hami.memory_mib == 2113340180 // 1024
     assert nodes["ts-1"].sharing_mode is SharingMode.TIMESLICING
     assert {c.timeslice_replicas for c in nodes["ts-1"].cards} == {4}
-    mig_card = nodes["mig-1"].cards[0]
-    assert [m.profile.name for m in mig_card.mig_instances] == ["1g.10gb"] * 7
+    group = next(c for c in nodes["mig-1"].cards if c.mig_enabled)
+    assert sorted(m.profile.name for m in group.mig_instances) == ["1g.10gb"] * 6 + ["2g.20gb"] * 4
     assert nodes["ex-1"].stale_resources == ("nvidia.com/gpu.shared",)
     assert all(not n.stale_resources for name, n in nodes.items() if name != "ex-1")
 
@@ -136,6 +145,12 @@ async def test_apply_runs_the_session_and_pause_stops_it(
     assert limits["cpu"] == "4000m" and limits["memory"] == "16384Mi"
     if kind is GpuKind.HAMI:
         assert pod["metadata"]["annotations"]["nvidia.com/use-gpuuuid"] == HAMI_CARDS[0]
+        assert pod["spec"]["schedulerName"] == "hami-scheduler"
+        assert pod["metadata"]["annotations"]["hami.io/vgpu-devices-allocated"] == f"{HAMI_CARDS[0]},NVIDIA,20480,25:;"
+    else:
+        # cards known only by count are not pinned, and kube-scheduler places them
+        assert "nvidia.com/use-gpuuuid" not in pod["metadata"]["annotations"]
+        assert pod["spec"].get("schedulerName", "default-scheduler") == "default-scheduler"
 
     # Applying the same spec again changes nothing.
     await eventually(lambda: cluster.get("gsharesessions", name, NS).get("status", {}).get("phase") == "Running")
@@ -180,18 +195,3 @@ async def test_jobs_and_foreign_placements_are_refused(adapter: KubernetesCluste
     with pytest.raises(WorkloadRefused):
         await adapter.apply(replace(spec, placement=replace(spec.placement, cluster_id="elsewhere")))
     assert cluster.list("gsharesessions", NS) == []
-
-
-def test_hami_registration_formats() -> None:
-    from infra.cluster.kubernetes import hami_devices
-
-    colon = "GPU-a,10,32768,100,NVIDIA-Tesla V100-PCIE-32GB,0,true:GPU-b,10,32768,100,NVIDIA-Tesla V100,0,false:"
-    assert [(d["uuid"], d["vram_mib"], d["healthy"]) for d in hami_devices(colon)] == [
-        ("GPU-a", 32768, True),
-        ("GPU-b", 32768, False),
-    ]
-    as_json = '[{"id": "GPU-c", "count": 10, "devmem": 81920, "devcore": 100, "type": "NVIDIA-A100", "health": true}]'
-    assert hami_devices(as_json) == [
-        {"uuid": "GPU-c", "vram_mib": 81920, "cores": 100, "type": "NVIDIA-A100", "healthy": True}
-    ]
-    assert hami_devices(None) == [] and hami_devices("garbage") == []

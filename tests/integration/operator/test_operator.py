@@ -12,6 +12,8 @@ from kubernetes_asyncio import client
 
 from tests.integration.operator.conftest import (
     CLUSTER,
+    GPU_NODE_NAMES,
+    HAMI_CARDS,
     NS,
     OperatorFactory,
     Receiver,
@@ -25,7 +27,7 @@ GPU_REQUESTS: dict[str, dict[str, Any]] = {
         "kind": "hami",
         "vramMiB": 20480,
         "cores": 25,
-        "placement": {"node": "hami-1", "cardUuids": ["GPU-0f3a9c1e-1111-2222-3333-444455556666"]},
+        "placement": {"node": "hami-1", "cardUuids": [HAMI_CARDS[0]]},
     },
     "timeslice": {"kind": "timeslice", "placement": {"node": "ts-1"}},
     "mig": {"kind": "mig", "migProfile": "1g.10gb", "placement": {"node": "mig-1"}},
@@ -159,7 +161,7 @@ async def test_session_of_each_gpu_kind_runs_and_is_reported(
     assert pod["spec"]["nodeName"] == node
     annotations = pod["metadata"].get("annotations") or {}
     if kind == "hami":
-        assert annotations["nvidia.com/use-gpuuuid"] == "GPU-0f3a9c1e-1111-2222-3333-444455556666"
+        assert annotations["nvidia.com/use-gpuuuid"] == HAMI_CARDS[0]
     else:
         assert "nvidia.com/use-gpuuuid" not in annotations
     assert restricted_violations(pod) == []
@@ -384,11 +386,17 @@ async def test_inventory_is_reported_with_stale_resources_and_on_change(
     await operators.start()
     await eventually(lambda: receiver.inventories(), message="first inventory")
     nodes = {n["name"]: n for n in receiver.inventories()[0]["nodes"]}
-    assert set(nodes) == {"hami-1", "ts-1", "mig-1", "ex-1"}
+    assert set(nodes) == set(GPU_NODE_NAMES)
     assert nodes["hami-1"]["sharingMode"] == "hami"
-    assert nodes["hami-1"]["allocatable"]["nvidia.com/gpumem"] == "163840"
+    # real HAMi lists no gpumem: the cards come from its registration annotation
+    assert "nvidia.com/gpumem" not in nodes["hami-1"]["allocatable"]
+    assert nodes["hami-1"]["annotations"]["hami.io/node-nvidia-register"].startswith(HAMI_CARDS[0])
     assert nodes["ts-1"]["gpu"]["replicas"] == 4
-    assert nodes["mig-1"]["mig"]["instances"] == {"nvidia.com/mig-1g.10gb": 7}
+    assert nodes["mig-1"]["mig"]["instances"] == {
+        "nvidia.com/mig-1g.10gb": 6,
+        "nvidia.com/mig-2g.20gb": 4,
+        "nvidia.com/mig-3g.40gb": 0,
+    }
     assert nodes["ex-1"]["staleResources"] == ["nvidia.com/gpu.shared"]
     assert all(not n["staleResources"] for name, n in nodes.items() if name != "ex-1")
     assert receiver.inventories()[0]["cluster"] == CLUSTER

@@ -17,7 +17,9 @@ from infra.cluster.kubernetes import KubernetesCluster, NodeOperations, change_s
 from tests.integration.operator.conftest import CLUSTER, NS, OperatorFactory, Receiver, eventually
 from tests.k8s.admission import policy_hook
 from tests.k8s.apiserver import KubeApiServer
+from tests.k8s.device_plugins import HamiDevicePlugin
 from tests.k8s.kubelet import Kubelet
+from tests.k8s.nodes import H100_CARDS, H100_DEVMEM, H100_TYPE, salted
 from tests.k8s.rbac import manifest_authorizer
 
 OPERATOR = "system:serviceaccount:gshare-system:gshare-operator"
@@ -58,15 +60,27 @@ async def test_operator_and_control_plane_work_under_the_shipped_rbac(
         async def no_objection() -> None:
             return None
 
-        await cluster_sets_gpu_mem_on(cluster, "ts-1")
-        await change_sharing_mode(
-            NodeOperations(adapter._api_client, poll_interval=0.02),
-            "ts-1",
-            SharingMode.HAMI,
-            precheck=no_objection,
-            drain=drain,
-            expose_within=2,
-        )
+        async with client.ApiClient(cluster.configuration()) as admin:
+            # HAMi's device plugin comes up once the node is labelled gpu=on
+            hami = HamiDevicePlugin(
+                admin,
+                "ts-1",
+                cards=[(salted(uuid, "ts-1"), index) for uuid, index in H100_CARDS[:2]],
+                devtype=H100_TYPE,
+                devmem=H100_DEVMEM,
+            )
+            hami.start()
+            try:
+                await change_sharing_mode(
+                    NodeOperations(adapter._api_client, poll_interval=0.02),
+                    "ts-1",
+                    SharingMode.HAMI,
+                    precheck=no_objection,
+                    drain=drain,
+                    expose_within=2,
+                )
+            finally:
+                await hami.stop()
         await adapter.pause(session_id)
         await eventually(lambda: receiver.phases(name)[-1] == "Deleted")
         await eventually(lambda: cluster.get("gsharesessions", name, NS) is None)
@@ -84,12 +98,3 @@ async def test_operator_and_control_plane_work_under_the_shipped_rbac(
         assert info.value.status == 403
     finally:
         await adapter.close()
-
-
-async def cluster_sets_gpu_mem_on(cluster: KubeApiServer, node: str) -> None:
-    """HAMi's device plugin would register gpumem once the node is labelled; do it up front."""
-    async with client.ApiClient(cluster.configuration()) as admin:
-        await client.CoreV1Api(admin).patch_node_status(
-            node,
-            {"status": {"allocatable": {"nvidia.com/gpumem": "49152"}, "capacity": {"nvidia.com/gpumem": "49152"}}},
-        )

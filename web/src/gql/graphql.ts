@@ -313,9 +313,13 @@ export type Card = {
   cores: Scalars['Int']['output'];
   freeCores: Scalars['Int']['output'];
   freeVramMib: Scalars['Int']['output'];
+  /** False when `uuid` is gshare's placeholder: the cluster publishes a count of these cards, not their UUIDs (only HAMi's registration names each card). */
+  identified: Scalars['Boolean']['output'];
   migEnabled: Scalars['Boolean']['output'];
   migInstances: Array<MigInstance>;
   model: Scalars['String']['output'];
+  /** Cards this entry stands for: more than 1 for a MIG group, cards in MIG mode whose instances the node lists only per profile, so which card holds which instance is not known. */
+  physicalCount: Scalars['Int']['output'];
   tenants: Array<CardTenant>;
   timesliceReplicas: Scalars['Int']['output'];
   uuid: Scalars['String']['output'];
