@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: serve test install install-dev check lint typecheck schema bench web web-check
+.PHONY: serve test install install-dev check lint typecheck schema bench web web-check mutation
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -62,3 +62,9 @@ bench: install-dev web
 	$(BIN)/python -m tests.bench.admission
 	$(BIN)/python -m tests.bench.metering
 	$(BIN)/python -m tests.bench.console
+
+## Mutation testing of domain/ (mutmut) with the score per package; not part of `make test`.
+## PACKAGE=domain/credits tests one package; results are kept in mutants/ (incremental).
+mutation: install-dev
+	$(BIN)/pip install --quiet -e '.[dev,mutation]'
+	$(BIN)/python -m tests.mutation.run $(if $(PACKAGE),--package $(PACKAGE))

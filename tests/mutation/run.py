@@ -1,0 +1,252 @@
+"""`make mutation`: mutation testing of domain/ (mutmut 3) and the score per package.
+
+    python -m tests.mutation.run                       # every package of domain/
+    python -m tests.mutation.run --package domain/credits
+    python -m tests.mutation.run --report              # print the last results, run nothing
+    python -m tests.mutation.run --fresh               # forget earlier results first
+
+mutmut copies domain/ into mutants/, records in one pass of the domain's unit tests (the
+selection in pyproject's [tool.mutmut]) which tests reach each function, then runs, for each
+mutant, only those tests (`-x`, one worker: the machine is shared). Results are kept in
+mutants/: a later run tests again only the mutants of functions that changed and those not
+killed before (new tests may kill them now); `--fresh` starts over.
+
+The score of a package is killed / (all − reviewed equivalent), where killed counts mutants
+that made a test fail, time out, or that mypy refused. Mutants no test reaches count as
+survivors. Equivalent mutants are listed in tests/mutation/equivalent.txt, one a line:
+
+    <mutant name> | <the mutated line, stripped> | <why it cannot change behaviour>
+
+An entry whose line no longer matches the mutant (the code moved) is reported as stale and
+the mutant counts as a survivor until the entry is reviewed again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+MUTANTS = ROOT / "mutants"
+EQUIVALENT = Path(__file__).with_name("equivalent.txt")
+TARGET = 0.90
+
+KILLED_CODES = {1, 3, 36, 37, -24, 24, 152, 255, -9, -11}  # failed, timed out, refused by mypy
+SURVIVED_CODES = {0, 5, 33}  # passed, or no test reached it
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    name: str
+    line: str
+    why: str
+
+
+@dataclass
+class Mutant:
+    name: str
+    path: str  # domain/credits/model.py
+    exit_code: int | None
+
+    @property
+    def package(self) -> str:
+        return package_of(self.path)
+
+    @property
+    def killed(self) -> bool:
+        return self.exit_code in KILLED_CODES
+
+
+@dataclass
+class PackageScore:
+    package: str
+    total: int = 0
+    killed: int = 0
+    equivalent: int = 0
+    not_run: int = 0
+    survivors: list[Mutant] = field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        judged = self.total - self.equivalent
+        return 1.0 if judged <= 0 else self.killed / judged
+
+
+def package_of(path: str) -> str:
+    """domain/credits/model.py -> domain/credits; domain/ports.py -> domain (top level)."""
+    parts = Path(path).parts
+    return "/".join(parts[:2]) if len(parts) > 2 else parts[0]
+
+
+def parse_equivalents(text: str) -> dict[str, Equivalent]:
+    out: dict[str, Equivalent] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = [p.strip() for p in line.split(" | ")]
+        if len(parts) != 3 or not all(parts):
+            raise ValueError(f"{EQUIVALENT.name}:{number}: want '<mutant> | <mutated line> | <why>', got {raw!r}")
+        if parts[0] in out:
+            raise ValueError(f"{EQUIVALENT.name}:{number}: {parts[0]} is listed twice")
+        out[parts[0]] = Equivalent(*parts)
+    return out
+
+
+def score(
+    mutants: Iterable[Mutant], equivalents: Mapping[str, Equivalent], lines: Mapping[str, str]
+) -> tuple[dict[str, PackageScore], list[Equivalent]]:
+    """Per package; `lines` maps a mutant to its mutated line (to check the list is current).
+    Returns the scores and the stale entries of the equivalent list."""
+    scores: dict[str, PackageScore] = {}
+    stale: list[Equivalent] = []
+    for m in mutants:
+        s = scores.setdefault(m.package, PackageScore(m.package))
+        s.total += 1
+        if m.killed:
+            s.killed += 1
+            continue
+        eq = equivalents.get(m.name)
+        if eq is not None:
+            if lines.get(m.name) == eq.line:
+                s.equivalent += 1
+                continue
+            stale.append(eq)
+        if m.exit_code is None:
+            s.not_run += 1
+        s.survivors.append(m)
+    return scores, stale
+
+
+# ---------------------------------------------------------------------- reading mutmut's results
+
+
+def load_mutants(package: str | None = None) -> list[Mutant]:
+    out: list[Mutant] = []
+    for meta in sorted(MUTANTS.glob("domain/**/*.py.meta")):
+        path = str(meta.relative_to(MUTANTS))[: -len(".meta")]
+        if not (ROOT / path).exists():
+            continue  # a module that is gone
+        if package is not None and package_of(path) != package.rstrip("/"):
+            continue
+        data = json.loads(meta.read_text())
+        out += [Mutant(name, path, code) for name, code in sorted(data["exit_code_by_key"].items())]
+    return out
+
+
+def mutated_line(name: str, path: str) -> tuple[int, str]:
+    """(line in the source file, the mutated line stripped) of a mutant, from mutmut's diff."""
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+
+    cwd = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        diff = get_diff_for_mutant(name, path=path).splitlines()
+    finally:
+        os.chdir(cwd)
+    removed = next((d[1:] for d in diff if d.startswith("-") and not d.startswith("---")), "")
+    added = next((d[1:] for d in diff if d.startswith("+") and not d.startswith("+++")), "")
+    source = (ROOT / path).read_text().splitlines()
+    target = removed.strip()
+    # the function's own lines come first in mutmut's copy: find the unchanged line in the
+    # source near the function (names are unique per module, so its def is found first)
+    func = name.rsplit("__mutmut_", 1)[0].rsplit(".", 1)[-1]
+    func = func.split("ǁ")[-1] if "ǁ" in func else func.removeprefix("x_")
+    start = next((i for i, s in enumerate(source) if f"def {func}(" in s), 0)
+    line = next((i + 1 for i in range(start, len(source)) if source[i].strip() == target), start + 1)
+    return line, added.strip() if added else "(line removed)"
+
+
+# ---------------------------------------------------------------------- running mutmut
+
+
+def mutmut(*args: str) -> int:
+    cmd = [str(Path(sys.executable).with_name("mutmut")), "run", "--max-children", "1", *args]
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    with open(MUTANTS.parent / "mutants.log", "a") as log:
+        return subprocess.call(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+def run_package(package: str | None) -> None:
+    """Bring mutants/ up to date, then test the package's mutants not killed yet."""
+    MUTANTS.mkdir(exist_ok=True)
+    pattern = "domain.*" if package is None else package.rstrip("/").replace("/", ".") + ".*"
+    if not (MUTANTS / "mutmut-stats.json").exists():
+        mutmut(pattern)  # first run: generate, record which tests reach what, test everything
+        return
+    mutmut("domain.__generate_only__.*")  # regenerate changed functions, stats for new tests
+    pending = [m.name for m in load_mutants(package) if not m.killed]
+    if pending:
+        mutmut(*pending)
+
+
+# ---------------------------------------------------------------------- report
+
+
+def report(package: str | None) -> int:
+    equivalents = parse_equivalents(EQUIVALENT.read_text()) if EQUIVALENT.exists() else {}
+    mutants = load_mutants(package)
+    if not mutants:
+        print("no mutation results yet: run `make mutation` first")
+        return 1
+    not_killed = [m for m in mutants if not m.killed]
+    where = {m.name: mutated_line(m.name, m.path) for m in not_killed}
+    lines = {name: text for name, (_, text) in where.items()}
+    scores, stale = score(mutants, equivalents, lines)
+    print("\nsurviving mutants (file:line  mutant  → mutated line):")
+    for s in sorted(scores.values(), key=lambda s: s.package):
+        for m in sorted(s.survivors, key=lambda m: (m.path, where[m.name][0])):
+            line, text = where[m.name]
+            state = "not run" if m.exit_code is None else ("no test" if m.exit_code in (5, 33) else "survived")
+            print(f"  {m.path}:{line}  {m.name}  [{state}]  → {text[:110]}")
+    for eq in stale:
+        print(f"  stale entry in {EQUIVALENT.name}: {eq.name} (its line is no longer {eq.line!r})")
+    print(f"\nmutation score per package (killed / non-equivalent; target {TARGET:.0%}):")
+    print(f"  {'package':<22} {'mutants':>8} {'killed':>7} {'equiv.':>7} {'surv.':>6} {'score':>7}")
+    totals: Counter[str] = Counter()
+    below = []
+    for s in sorted(scores.values(), key=lambda s: s.package):
+        mark = "" if s.score >= TARGET else "  < target"
+        print(
+            f"  {s.package:<22} {s.total:>8} {s.killed:>7} {s.equivalent:>7} {len(s.survivors):>6} {s.score:>7.1%}{mark}"
+        )
+        totals.update(total=s.total, killed=s.killed, equivalent=s.equivalent, survivors=len(s.survivors))
+        if s.score < TARGET:
+            below.append(s.package)
+    judged = totals["total"] - totals["equivalent"]
+    print(f"  {'all':<22} {totals['total']:>8} {totals['killed']:>7} {totals['equivalent']:>7} "
+          f"{totals['survivors']:>6} {totals['killed'] / max(1, judged):>7.1%}")  # fmt: skip
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    print(f"  (commit {commit.stdout.strip()}; survivors include mutants no test reaches)")
+    return 1 if below or stale else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--package", help="one package of domain/, e.g. domain/credits")
+    parser.add_argument("--report", action="store_true", help="print the last results only")
+    parser.add_argument("--fresh", action="store_true", help="forget earlier results")
+    args = parser.parse_args(argv)
+    if args.package and not (ROOT / args.package).is_dir():
+        parser.error(f"--package: {args.package} is not a folder of the repository")
+    started = time.monotonic()
+    if args.fresh and MUTANTS.exists():
+        shutil.rmtree(MUTANTS)
+    if not args.report:
+        run_package(args.package)
+    code = report(args.package)
+    print(f"  ({(time.monotonic() - started) / 60:.1f} min)")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

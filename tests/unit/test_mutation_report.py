@@ -1,0 +1,47 @@
+"""The `make mutation` report: scores per package and the reviewed list of equivalent mutants."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.mutation.run import Equivalent, Mutant, package_of, parse_equivalents, score
+
+
+def test_a_package_is_the_first_folder_below_domain() -> None:
+    assert package_of("domain/credits/model.py") == "domain/credits"
+    assert package_of("domain/ports.py") == "domain"
+
+
+def test_equivalent_entries_need_a_name_the_mutated_line_and_a_reason() -> None:
+    text = "# a comment\n\nm.x_f__mutmut_1 | return a <= b | a == b never reaches here\n"
+    assert parse_equivalents(text) == {
+        "m.x_f__mutmut_1": Equivalent("m.x_f__mutmut_1", "return a <= b", "a == b never reaches here")
+    }
+    with pytest.raises(ValueError, match=r"equivalent\.txt:1: want"):
+        parse_equivalents("m.x_f__mutmut_1 | return a <= b\n")
+    with pytest.raises(ValueError, match="listed twice"):
+        parse_equivalents("a | b | c\na | b | c\n")
+
+
+def test_the_score_leaves_out_reviewed_equivalents_and_counts_unreached_mutants_as_survivors() -> None:
+    mutants = [
+        Mutant("domain.credits.model.x_f__mutmut_1", "domain/credits/model.py", 1),  # killed
+        Mutant("domain.credits.model.x_f__mutmut_2", "domain/credits/model.py", 37),  # refused by mypy
+        Mutant("domain.credits.model.x_f__mutmut_3", "domain/credits/model.py", 0),  # survived
+        Mutant("domain.credits.model.x_f__mutmut_4", "domain/credits/model.py", 33),  # no test reached it
+        Mutant("domain.credits.model.x_f__mutmut_5", "domain/credits/model.py", 0),  # equivalent
+        Mutant("domain.credits.model.x_f__mutmut_6", "domain/credits/model.py", 0),  # stale entry
+        Mutant("domain.audit.model.x_g__mutmut_1", "domain/audit/model.py", 36),  # timed out
+    ]
+    eq = {
+        "domain.credits.model.x_f__mutmut_5": Equivalent("domain.credits.model.x_f__mutmut_5", "x = 1", "why"),
+        "domain.credits.model.x_f__mutmut_6": Equivalent("domain.credits.model.x_f__mutmut_6", "y = 2", "why"),
+    }
+    lines = {"domain.credits.model.x_f__mutmut_5": "x = 1", "domain.credits.model.x_f__mutmut_6": "y = 3"}
+    scores, stale = score(mutants, eq, lines)
+    credits = scores["domain/credits"]
+    assert (credits.total, credits.killed, credits.equivalent) == (6, 2, 1)
+    assert [m.name[-1] for m in credits.survivors] == ["3", "4", "6"]
+    assert credits.score == pytest.approx(2 / 5)
+    assert scores["domain/audit"].score == 1.0
+    assert [e.name for e in stale] == ["domain.credits.model.x_f__mutmut_6"]
