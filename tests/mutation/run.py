@@ -189,6 +189,127 @@ def run_package(package: str | None) -> None:
         mutmut(*pending)
 
 
+# ---------------------------------------------------------------------- the billing SQL (Cosmic Ray)
+
+SQL_MODULE = "infra/billing/sql.py"
+# the billing tests that exercise the statement's arithmetic, caps, holds and replays (the
+# races and the hour of random sessions are left to `make test`: minutes each per mutant)
+SQL_TESTS = (
+    "tests/integration/billing/test_ticks.py",
+    "--deselect=tests/integration/billing/test_ticks.py::test_ticks_settlements_and_pauses_racing_on_the_same_sessions_stay_exact",
+    "--deselect=tests/integration/billing/test_ticks.py::test_repeated_and_concurrent_ticks_change_nothing_more",
+)
+SQL_DIR = MUTANTS / "sql"
+
+
+def _sql_fingerprint() -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    for rel in (SQL_MODULE, "tests/mutation/sql_operators.py", *[t for t in SQL_TESTS if not t.startswith("-")]):
+        h.update((ROOT / rel).read_bytes())
+    h.update(" ".join(SQL_TESTS).encode())
+    return h.hexdigest()
+
+
+def run_sql() -> None:
+    """Cosmic Ray with the gshare-sql operators on a copy of the repository (it mutates the
+    file in place), one mutant at a time; skipped when nothing it depends on changed."""
+    tree, session = SQL_DIR / "tree", SQL_DIR / "session.sqlite"
+    stamp = SQL_DIR / "fingerprint"
+    bin_dir = Path(sys.executable).parent
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
+    config = SQL_DIR / "config.toml"
+    steps: list[list[object]] = [[bin_dir / "cosmic-ray", "exec", config, session]]  # runs what is pending
+    if not (session.exists() and stamp.exists() and stamp.read_text() == _sql_fingerprint()):
+        if SQL_DIR.exists():
+            shutil.rmtree(SQL_DIR)
+        tree.mkdir(parents=True)
+        files = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        for rel in files.stdout.split("\0"):
+            if rel and not rel.startswith("web/") and (ROOT / rel).is_file():
+                (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(ROOT / rel, tree / rel)
+        tests = " ".join(SQL_TESTS)
+        config.write_text(
+            "[cosmic-ray]\n"
+            f'module-path = "{SQL_MODULE}"\n'
+            "timeout = 300.0\n"
+            "excluded-modules = []\n"
+            f'test-command = "{sys.executable} -m pytest -x -q -p no:randomly -p no:cacheprovider {tests}"\n'
+            "[cosmic-ray.distributor]\n"
+            'name = "local"\n'
+            "[cosmic-ray.filters.operators-filter]\n"
+            'exclude-operators = ["core/.*"]\n'
+        )
+        steps = [
+            [bin_dir / "cosmic-ray", "init", config, session],
+            [bin_dir / "cr-filter-operators", session, config],
+            *steps,
+        ]
+        stamp.write_text(_sql_fingerprint())  # an interrupted run resumes with what is pending
+    with open(SQL_DIR / "cosmic-ray.log", "a") as log:
+        for cmd in steps:
+            subprocess.run([str(c) for c in cmd], cwd=tree, env=env, stdout=log, stderr=subprocess.STDOUT, check=True)
+
+
+def report_sql() -> int:
+    """Survivors of the billing SQL by line, and its score (equivalents as for domain/)."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome
+
+    session = SQL_DIR / "session.sqlite"
+    if not session.exists():
+        print("no results for the billing SQL yet")
+        return 1
+    equivalents = parse_equivalents(EQUIVALENT.read_text()) if EQUIVALENT.exists() else {}
+    total = killed = equivalent = pending = 0
+    survivors = []
+    source = (ROOT / SQL_MODULE).read_text().splitlines()
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        results = dict(db.results)
+        pending = sum(1 for _ in db.pending_work_items)
+        for item in db.work_items:
+            total += 1
+            result = results.get(item.job_id)
+            if result is None:
+                continue
+            if result.worker_outcome == WorkerOutcome.SKIPPED:  # an operator filtered out (core/*)
+                total -= 1
+                continue
+            mutation = item.mutations[0]
+            line = mutation.start_pos[0]
+            name = f"sql:{mutation.operator_name}:{mutation.occurrence}"
+            text = _sql_mutated_line(result.diff) or source[line - 1].strip()
+            if result.worker_outcome == WorkerOutcome.NORMAL and result.test_outcome != TestOutcome.SURVIVED:
+                killed += 1
+            elif name in equivalents and equivalents[name].line == text:
+                equivalent += 1
+            else:
+                survivors.append((line, name, text))
+    print("\nsurviving mutants of the billing SQL (file:line  mutant  → mutated line):")
+    for line, name, text in sorted(survivors):
+        print(f"  {SQL_MODULE}:{line}  {name}  → {text[:110]}")
+    judged = total - equivalent
+    rate = killed / judged if judged else 1.0
+    print(f"\nbilling SQL ({SQL_MODULE}): {total} mutants, {killed} killed, {equivalent} equivalent, "
+          f"{len(survivors)} survived, {pending} not run: {rate:.1%}")  # fmt: skip
+    return 0 if rate >= TARGET and not pending else 1
+
+
+def _sql_mutated_line(diff: str | None) -> str:
+    for d in (diff or "").splitlines():
+        if d.startswith("+") and not d.startswith("+++"):
+            return d[1:].strip()
+    return ""
+
+
 # ---------------------------------------------------------------------- report
 
 
@@ -235,15 +356,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--package", help="one package of domain/, e.g. domain/credits")
     parser.add_argument("--report", action="store_true", help="print the last results only")
     parser.add_argument("--fresh", action="store_true", help="forget earlier results")
+    parser.add_argument("--sql", action="store_true", help="only the billing SQL")
+    parser.add_argument("--no-sql", action="store_true", help="only domain/")
     args = parser.parse_args(argv)
     if args.package and not (ROOT / args.package).is_dir():
         parser.error(f"--package: {args.package} is not a folder of the repository")
     started = time.monotonic()
     if args.fresh and MUTANTS.exists():
         shutil.rmtree(MUTANTS)
-    if not args.report:
-        run_package(args.package)
-    code = report(args.package)
+    code = 0
+    if not args.sql:
+        if not args.report:
+            run_package(args.package)
+        code |= report(args.package)
+    if args.sql or (not args.no_sql and args.package is None):
+        if not args.report:
+            run_sql()
+        code |= report_sql()
     print(f"  ({(time.monotonic() - started) / 60:.1f} min)")
     return code
 
