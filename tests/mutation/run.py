@@ -172,7 +172,7 @@ def mutated_line(name: str, path: str) -> tuple[int, str]:
 def mutmut(*args: str) -> int:
     cmd = [str(Path(sys.executable).with_name("mutmut")), "run", "--max-children", "1", *args]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    with open(MUTANTS.parent / "mutants.log", "a") as log:
+    with open(MUTANTS / "mutmut.log", "a") as log:
         return subprocess.call(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 
