@@ -202,58 +202,83 @@ SQL_TESTS = (
 SQL_DIR = MUTANTS / "sql"
 
 
-def _sql_fingerprint() -> str:
+def _sql_fingerprint() -> tuple[str, str]:
+    """(the mutated code and operators, the tests that judge them): a change of the first
+    starts over; of the second only re-tests the survivors."""
     import hashlib
 
-    h = hashlib.sha256()
-    for rel in (SQL_MODULE, "tests/mutation/sql_operators.py", *[t for t in SQL_TESTS if not t.startswith("-")]):
-        h.update((ROOT / rel).read_bytes())
-    h.update(" ".join(SQL_TESTS).encode())
-    return h.hexdigest()
+    code, tests = hashlib.sha256(), hashlib.sha256()
+    for rel in (SQL_MODULE, "tests/mutation/sql_operators.py"):
+        code.update((ROOT / rel).read_bytes())
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        if "mutation" not in path.parts:
+            tests.update(path.read_bytes())
+    tests.update(" ".join(SQL_TESTS).encode())
+    return code.hexdigest(), tests.hexdigest()
+
+
+def _copy_tree(tree: Path, only: str | None = None) -> None:
+    files = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    for rel in files.stdout.split("\0"):
+        if not rel or rel.startswith("web/") or (only is not None and not rel.startswith(only)):
+            continue
+        if (ROOT / rel).is_file():
+            (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / rel, tree / rel)
+
+
+def _write_sql_config(config: Path) -> None:
+    tests = " ".join(SQL_TESTS)
+    config.write_text(
+        "[cosmic-ray]\n"
+        f'module-path = "{SQL_MODULE}"\n'
+        "timeout = 300.0\n"
+        "excluded-modules = []\n"
+        f'test-command = "{sys.executable} -m pytest -x -q -p no:randomly -p no:cacheprovider {tests}"\n'
+        "[cosmic-ray.distributor]\n"
+        'name = "local"\n'
+        "[cosmic-ray.filters.operators-filter]\n"
+        'exclude-operators = ["core/.*"]\n'
+    )
 
 
 def run_sql() -> None:
     """Cosmic Ray with the gshare-sql operators on a copy of the repository (it mutates the
-    file in place), one mutant at a time; skipped when nothing it depends on changed."""
+    file in place), one mutant at a time. Incremental: an interrupted run resumes; changed
+    tests re-test only the survivors; a changed statement or operator set starts over."""
+    import sqlite3
+
     tree, session = SQL_DIR / "tree", SQL_DIR / "session.sqlite"
     stamp = SQL_DIR / "fingerprint"
     bin_dir = Path(sys.executable).parent
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
     config = SQL_DIR / "config.toml"
+    code, tests = _sql_fingerprint()
     steps: list[list[object]] = [[bin_dir / "cosmic-ray", "exec", config, session]]  # runs what is pending
-    if not (session.exists() and stamp.exists() and stamp.read_text() == _sql_fingerprint()):
+    old = stamp.read_text().split() if stamp.exists() and session.exists() else []
+    if not old or old[0] != code:
         if SQL_DIR.exists():
             shutil.rmtree(SQL_DIR)
         tree.mkdir(parents=True)
-        files = subprocess.run(
-            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        for rel in files.stdout.split("\0"):
-            if rel and not rel.startswith("web/") and (ROOT / rel).is_file():
-                (tree / rel).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(ROOT / rel, tree / rel)
-        tests = " ".join(SQL_TESTS)
-        config.write_text(
-            "[cosmic-ray]\n"
-            f'module-path = "{SQL_MODULE}"\n'
-            "timeout = 300.0\n"
-            "excluded-modules = []\n"
-            f'test-command = "{sys.executable} -m pytest -x -q -p no:randomly -p no:cacheprovider {tests}"\n'
-            "[cosmic-ray.distributor]\n"
-            'name = "local"\n'
-            "[cosmic-ray.filters.operators-filter]\n"
-            'exclude-operators = ["core/.*"]\n'
-        )
+        _copy_tree(tree)
+        _write_sql_config(config)
         steps = [
             [bin_dir / "cosmic-ray", "init", config, session],
             [bin_dir / "cr-filter-operators", session, config],
             *steps,
         ]
-        stamp.write_text(_sql_fingerprint())  # an interrupted run resumes with what is pending
+    elif old[1:] != [tests]:
+        _copy_tree(tree, only="tests/")
+        _write_sql_config(config)
+        with sqlite3.connect(session) as db:
+            db.execute("DELETE FROM work_results WHERE upper(test_outcome) = 'SURVIVED'")
+    stamp.write_text(f"{code} {tests}")  # written first: an interrupted run resumes what is pending
     with open(SQL_DIR / "cosmic-ray.log", "a") as log:
         for cmd in steps:
             subprocess.run([str(c) for c in cmd], cwd=tree, env=env, stdout=log, stderr=subprocess.STDOUT, check=True)

@@ -362,3 +362,32 @@ async def test_ticks_settlements_and_pauses_racing_on_the_same_sessions_stay_exa
         total += done.charged_micro
     assert await charges_of(c.engine, actor.user_id) == total
     await assert_ledger_consistent(c.engine)
+
+
+async def test_a_charge_of_one_micro_credit_is_posted_and_counted_once(billed: Billed) -> None:
+    """The smallest charge there is: a session billed 1 micro-credit a second (its rate set
+    to 57 600 micro-credits a card-hour at 1/16 card) posts exactly 1 after one second,
+    counts it on its meter, and is charged only the 2 more after two more seconds."""
+    b, c = billed, billed.c
+    actor = await b.user(50)
+    s = await b.start(actor, GpuTier.S)
+    async with c.engine.begin() as conn:
+        await conn.execute(
+            text("UPDATE sessions SET gpu = jsonb_set(gpu, '{hourly_rate_micro}', '57600') WHERE id = :id"),
+            {"id": s.id},
+        )
+    billing = c.sessions.billing
+    wallet = AccountRef.user(actor.user_id)
+    before = (await c.credits.ledger.balances([wallet]))[wallet].balance_micro
+    assert (await b.get(s.id)).charged_micro == 0  # the frozen clock has not moved since it started
+    b.clock.advance(1)
+    first = await billing.bill(c.clock.now(), [s.id], close=False)
+    assert (first.sessions, first.transfers, first.charged_micro) == (1, 1, 1)
+    assert (await b.get(s.id)).charged_micro == 1
+    b.clock.advance(2)
+    second = await billing.bill(c.clock.now(), [s.id], close=False)
+    assert (second.sessions, second.transfers, second.charged_micro) == (1, 1, 2)
+    assert (await b.get(s.id)).charged_micro == 3
+    assert (await c.credits.ledger.balances([wallet]))[wallet].balance_micro == before - 3
+    await assert_ledger_consistent(c.engine)
+    await stop_all(b, [(actor, s)])
