@@ -279,9 +279,26 @@ def run_sql() -> None:
         with sqlite3.connect(session) as db:
             db.execute("DELETE FROM work_results WHERE upper(test_outcome) = 'SURVIVED'")
     stamp.write_text(f"{code} {tests}")  # written first: an interrupted run resumes what is pending
-    with open(SQL_DIR / "cosmic-ray.log", "a") as log:
-        for cmd in steps:
-            subprocess.run([str(c) for c in cmd], cwd=tree, env=env, stdout=log, stderr=subprocess.STDOUT, check=True)
+    # an interrupted run may have left a mutant in the copy
+    shutil.copy2(ROOT / SQL_MODULE, tree / SQL_MODULE)
+    # compiled once: each mutant's run then imports the application from bytecode, and only
+    # the mutated module is compiled from source (no bytecode is written)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "-x", r"billing/sql\.py$", str(tree)], check=False)
+    (tree / Path(SQL_MODULE).parent / "__pycache__").mkdir(exist_ok=True)
+    for stale in (tree / Path(SQL_MODULE).parent / "__pycache__").glob(Path(SQL_MODULE).stem + ".*"):
+        stale.unlink()
+    from tests.support.database import create_test_database
+
+    template = create_test_database("gshare_mutation_template")  # migrated once, copied per mutant
+    env["GSHARE_TEST_DATABASE_TEMPLATE"] = template.name
+    try:
+        with open(SQL_DIR / "cosmic-ray.log", "a") as log:
+            for cmd in steps:
+                subprocess.run(
+                    [str(c) for c in cmd], cwd=tree, env=env, stdout=log, stderr=subprocess.STDOUT, check=True
+                )
+    finally:
+        template.drop()
 
 
 def report_sql() -> int:
