@@ -1,0 +1,326 @@
+"""In-memory repositories and unit of work for unit tests of the use cases (cosmicpython's
+fake repositories). They keep the semantics of the PostgreSQL adapters in
+infra/db/repositories/ that the use cases rely on: the same case-insensitive name checks,
+orders, pagination and cascades (a group's memberships go with it, an organisation's groups,
+memberships and admins with it). A unit of work left without `commit()` rolls back."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from types import TracebackType
+from typing import Any
+from uuid import UUID
+
+from domain.tenancy.auth import LoginSession, PersonalAccessToken
+from domain.tenancy.model import Group, Membership, Organization, User
+
+
+@dataclass
+class TenancyState:
+    orgs: dict[UUID, Organization] = field(default_factory=dict)
+    groups: dict[UUID, Group] = field(default_factory=dict)
+    users: dict[UUID, User] = field(default_factory=dict)  # org_admin_of kept in `admins`
+    passwords: dict[UUID, str | None] = field(default_factory=dict)
+    memberships: dict[tuple[UUID, UUID], Membership] = field(default_factory=dict)
+    admins: set[tuple[UUID, UUID]] = field(default_factory=set)  # (user, organisation)
+    tokens: dict[UUID, tuple[PersonalAccessToken, str]] = field(default_factory=dict)
+    logins: dict[str, LoginSession] = field(default_factory=dict)
+
+
+class InMemoryTenancy:
+    def __init__(self, state: TenancyState) -> None:
+        self.st = state
+
+    # organisations
+    async def get_organization(self, org_id: UUID) -> Organization | None:
+        return self.st.orgs.get(org_id)
+
+    async def get_organizations(self, org_ids: list[UUID]) -> list[Organization]:
+        return [o for o in self.st.orgs.values() if o.id in org_ids]
+
+    async def organization_name_taken(self, name: str, slug: str, exclude: UUID | None = None) -> str | None:
+        for o in self.st.orgs.values():
+            if o.id != exclude and (o.name.lower() == name.lower() or o.slug == slug):
+                return "name" if o.name.lower() == name.lower() else "slug"
+        return None
+
+    async def list_organizations(
+        self, only: frozenset[UUID] | None, offset: int, limit: int
+    ) -> tuple[list[Organization], int]:
+        rows = sorted((o for o in self.st.orgs.values() if only is None or o.id in only), key=lambda o: (o.name, o.id))
+        return rows[offset : offset + limit], len(rows)
+
+    async def add_organization(self, org: Organization) -> None:
+        assert org.id not in self.st.orgs
+        self.st.orgs[org.id] = org
+
+    async def update_organization(self, org: Organization) -> None:
+        if org.id in self.st.orgs:
+            self.st.orgs[org.id] = replace(self.st.orgs[org.id], name=org.name, description=org.description)
+
+    async def delete_organization(self, org_id: UUID) -> None:
+        self.st.orgs.pop(org_id, None)
+        for g in [g for g in self.st.groups.values() if g.organization_id == org_id]:
+            await self.delete_group(g.id)
+        self.st.admins = {a for a in self.st.admins if a[1] != org_id}
+
+    async def count_organization_users(self, org_id: UUID) -> int:
+        return len({m.user_id for m in self.st.memberships.values() if m.organization_id == org_id})
+
+    # groups
+    async def get_group(self, group_id: UUID) -> Group | None:
+        return self.st.groups.get(group_id)
+
+    async def get_groups(self, group_ids: list[UUID]) -> list[Group]:
+        return [g for g in self.st.groups.values() if g.id in group_ids]
+
+    async def get_default_group(self, org_id: UUID) -> Group | None:
+        return next((g for g in self.st.groups.values() if g.organization_id == org_id and g.is_default), None)
+
+    async def group_name_taken(self, org_id: UUID, name: str, exclude: UUID | None = None) -> bool:
+        return any(
+            g.organization_id == org_id and g.name.lower() == name.lower() and g.id != exclude
+            for g in self.st.groups.values()
+        )
+
+    async def list_groups(
+        self, org_id: UUID | None, only: frozenset[UUID] | None, offset: int, limit: int
+    ) -> tuple[list[Group], int]:
+        rows = sorted(
+            (
+                g
+                for g in self.st.groups.values()
+                if (org_id is None or g.organization_id == org_id) and (only is None or g.id in only)
+            ),
+            key=lambda g: (g.organization_id, not g.is_default, g.name),
+        )
+        return rows[offset : offset + limit], len(rows)
+
+    async def add_group(self, group: Group) -> None:
+        assert group.id not in self.st.groups
+        self.st.groups[group.id] = group
+
+    async def update_group(self, group: Group) -> None:
+        if group.id in self.st.groups:
+            self.st.groups[group.id] = replace(self.st.groups[group.id], name=group.name, description=group.description)
+
+    async def delete_group(self, group_id: UUID) -> None:
+        self.st.groups.pop(group_id, None)
+        self.st.memberships = {k: m for k, m in self.st.memberships.items() if m.group_id != group_id}
+        for u in self.st.users.values():
+            if u.active_group_id == group_id:  # ON DELETE SET NULL
+                self.st.users[u.id] = replace(u, active_group_id=None)
+
+    async def count_group_members(self, group_id: UUID) -> int:
+        return sum(1 for m in self.st.memberships.values() if m.group_id == group_id)
+
+    # users
+    def _user(self, u: User) -> User:
+        return replace(u, org_admin_of=frozenset(o for uid, o in self.st.admins if uid == u.id))
+
+    async def get_user(self, user_id: UUID) -> User | None:
+        u = self.st.users.get(user_id)
+        return self._user(u) if u else None
+
+    async def get_users(self, user_ids: list[UUID]) -> list[User]:
+        return [self._user(u) for u in self.st.users.values() if u.id in user_ids]
+
+    async def get_user_by_username(self, username: str) -> User | None:
+        u = next((u for u in self.st.users.values() if u.username == username), None)
+        return self._user(u) if u else None
+
+    async def get_user_by_oidc_subject(self, subject: str) -> User | None:
+        u = next((u for u in self.st.users.values() if u.oidc_subject == subject), None)
+        return self._user(u) if u else None
+
+    async def username_or_email_taken(self, username: str, email: str, exclude: UUID | None = None) -> str | None:
+        for u in self.st.users.values():
+            if u.id != exclude and (u.username == username or u.email.lower() == email.lower()):
+                return "username" if u.username == username else "email"
+        return None
+
+    async def list_users(
+        self,
+        *,
+        org_ids: frozenset[UUID] | None,
+        group_ids: frozenset[UUID] | None,
+        search: str | None,
+        offset: int,
+        limit: int,
+    ) -> tuple[list[User], int]:
+        def scoped(u: User) -> bool:
+            if org_ids is None and group_ids is None:
+                return True
+            ms = [m for m in self.st.memberships.values() if m.user_id == u.id]
+            return bool(
+                (org_ids and any(m.organization_id in org_ids for m in ms))
+                or (org_ids and any(uid == u.id and o in org_ids for uid, o in self.st.admins))
+                or (group_ids and any(m.group_id in group_ids for m in ms))
+            )
+
+        def found(u: User) -> bool:
+            s = (search or "").lower()
+            return not s or any(s in x.lower() for x in (u.username, u.display_name, u.email))
+
+        rows = sorted((u for u in self.st.users.values() if scoped(u) and found(u)), key=lambda u: u.username)
+        return [self._user(u) for u in rows[offset : offset + limit]], len(rows)
+
+    async def add_user(self, user: User, password_hash: str | None) -> None:
+        assert user.id not in self.st.users
+        self.st.users[user.id] = replace(user, org_admin_of=frozenset())
+        self.st.passwords[user.id] = password_hash
+
+    async def update_user(self, user: User) -> None:
+        u = self.st.users.get(user.id)
+        if u is not None:
+            self.st.users[user.id] = replace(
+                u,
+                email=user.email,
+                display_name=user.display_name,
+                is_super_admin=user.is_super_admin,
+                is_active=user.is_active,
+                active_group_id=user.active_group_id,
+            )
+
+    async def get_password_hash(self, user_id: UUID) -> str | None:
+        return self.st.passwords.get(user_id)
+
+    async def set_password_hash(self, user_id: UUID, password_hash: str) -> None:
+        if user_id in self.st.users:
+            self.st.passwords[user_id] = password_hash
+
+    async def count_super_admins(self) -> int:
+        return sum(1 for u in self.st.users.values() if u.is_super_admin and u.is_active)
+
+    # memberships
+    async def memberships_of_user(self, user_id: UUID) -> list[Membership]:
+        return [m for m in self.st.memberships.values() if m.user_id == user_id]
+
+    async def memberships_of_users(self, user_ids: list[UUID]) -> dict[UUID, list[Membership]]:
+        return {u: [m for m in self.st.memberships.values() if m.user_id == u] for u in user_ids}
+
+    async def memberships_of_group(self, group_id: UUID, offset: int, limit: int) -> tuple[list[Membership], int]:
+        rows = sorted(
+            (m for m in self.st.memberships.values() if m.group_id == group_id),
+            key=lambda m: self.st.users[m.user_id].username,
+        )
+        return rows[offset : offset + limit], len(rows)
+
+    async def get_membership(self, user_id: UUID, group_id: UUID) -> Membership | None:
+        return self.st.memberships.get((user_id, group_id))
+
+    async def put_membership(self, membership: Membership) -> None:
+        key = (membership.user_id, membership.group_id)
+        old = self.st.memberships.get(key)
+        self.st.memberships[key] = membership if old is None else replace(old, role=membership.role)
+
+    async def delete_membership(self, user_id: UUID, group_id: UUID) -> None:
+        self.st.memberships.pop((user_id, group_id), None)
+
+    async def set_org_admin(self, user_id: UUID, org_id: UUID, on: bool) -> None:
+        (self.st.admins.add if on else self.st.admins.discard)((user_id, org_id))
+
+    async def org_admins(self, org_id: UUID) -> list[UUID]:
+        return [uid for uid, o in self.st.admins if o == org_id]
+
+
+class InMemoryCredentials:
+    def __init__(self, state: TenancyState) -> None:
+        self.st = state
+
+    async def add_token(self, token: PersonalAccessToken, secret_digest: str) -> None:
+        assert token.id not in self.st.tokens
+        self.st.tokens[token.id] = (token, secret_digest)
+
+    async def get_token_by_digest(self, secret_digest: str) -> PersonalAccessToken | None:
+        return next((t for t, d in self.st.tokens.values() if d == secret_digest), None)
+
+    async def get_token(self, token_id: UUID) -> PersonalAccessToken | None:
+        found = self.st.tokens.get(token_id)
+        return found[0] if found else None
+
+    async def list_tokens(self, user_id: UUID) -> list[PersonalAccessToken]:
+        mine = [t for t, _ in self.st.tokens.values() if t.user_id == user_id]
+        return sorted(mine, key=lambda t: t.created_at, reverse=True)
+
+    async def page_tokens(self, user_id: UUID, offset: int, limit: int) -> tuple[list[PersonalAccessToken], int]:
+        mine = sorted(
+            (t for t, _ in self.st.tokens.values() if t.user_id == user_id),
+            key=lambda t: (-t.created_at.timestamp(), t.id),
+        )
+        return mine[offset : offset + limit], len(mine)
+
+    async def revoke_token(self, token_id: UUID, at: datetime) -> None:
+        if token_id in self.st.tokens:
+            t, d = self.st.tokens[token_id]
+            self.st.tokens[token_id] = (replace(t, revoked_at=at), d)
+
+    async def touch_token(self, token_id: UUID, at: datetime) -> None:
+        if token_id in self.st.tokens:
+            t, d = self.st.tokens[token_id]
+            self.st.tokens[token_id] = (replace(t, last_used_at=at), d)
+
+    async def add_login_session(self, session: LoginSession, secret_digest: str) -> None:
+        self.st.logins[secret_digest] = session
+
+    async def get_login_session(self, secret_digest: str) -> LoginSession | None:
+        return self.st.logins.get(secret_digest)
+
+    async def delete_login_session(self, secret_digest: str) -> None:
+        self.st.logins.pop(secret_digest, None)
+
+    async def purge_expired_login_sessions(self, now: datetime) -> int:
+        gone = [d for d, s in self.st.logins.items() if s.expires_at <= now]
+        for d in gone:
+            del self.st.logins[d]
+        return len(gone)
+
+
+class InMemoryUnitOfWork:
+    """Repositories over one shared state; changes are kept on `commit()` and undone when
+    the block is left without it. Events published after commit land in `published`."""
+
+    def __init__(self, state: TenancyState | None = None) -> None:
+        self.state = state or TenancyState()
+        self.published: list[tuple[str, dict[str, Any]]] = []
+        self._pending: list[tuple[str, dict[str, Any]]] = []
+        self._snapshot: TenancyState | None = None
+        self.commits = 0
+
+    @property
+    def tenancy(self) -> InMemoryTenancy:
+        return InMemoryTenancy(self.state)
+
+    @property
+    def credentials(self) -> InMemoryCredentials:
+        return InMemoryCredentials(self.state)
+
+    async def __aenter__(self) -> InMemoryUnitOfWork:
+        self._snapshot = copy.deepcopy(self.state)
+        self._pending = []
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._snapshot is not None:
+            await self.rollback()
+
+    async def commit(self) -> None:
+        self._snapshot = None
+        self.published += self._pending
+        self._pending = []
+        self.commits += 1
+
+    async def rollback(self) -> None:
+        if self._snapshot is not None:
+            restored = self._snapshot
+            for name in vars(restored):
+                setattr(self.state, name, getattr(restored, name))
+            self._snapshot = None
+        self._pending = []
+
+    def publish_after_commit(self, topic: str, payload: dict[str, Any]) -> None:
+        self._pending.append((topic, payload))
