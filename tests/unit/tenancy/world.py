@@ -97,6 +97,7 @@ class World:
             )  # fmt: skip
         await t.org_admin_set(uow, ROOT, w.users["orgadmin"].id, a.id, True)
         uow.published.clear()
+        uow._pending.clear()
         hasher.hashed.clear()
         return w
 
