@@ -13,6 +13,7 @@ from types import TracebackType
 from typing import Any
 from uuid import UUID
 
+from domain.catalog.model import Image, Offering, Preset, Registry
 from domain.tenancy.auth import LoginSession, PersonalAccessToken
 from domain.tenancy.model import Group, Membership, Organization, User
 
@@ -27,6 +28,10 @@ class TenancyState:
     admins: set[tuple[UUID, UUID]] = field(default_factory=set)  # (user, organisation)
     tokens: dict[UUID, tuple[PersonalAccessToken, str]] = field(default_factory=dict)
     logins: dict[str, LoginSession] = field(default_factory=dict)
+    offerings: dict[UUID, Offering] = field(default_factory=dict)
+    presets: dict[UUID, Preset] = field(default_factory=dict)
+    registries: dict[UUID, Registry] = field(default_factory=dict)
+    images: dict[UUID, Image] = field(default_factory=dict)
 
 
 class InMemoryTenancy:
@@ -278,6 +283,164 @@ class InMemoryCredentials:
         return len(gone)
 
 
+def _page(rows: list[Any], offset: int, limit: int) -> tuple[list[Any], int]:
+    return rows[offset : offset + limit], len(rows)
+
+
+class InMemoryCatalog:
+    """As infra/db/repositories/catalog.py: updates write the columns the SQL update does."""
+
+    def __init__(self, state: TenancyState) -> None:
+        self.st = state
+
+    async def get_offering(self, offering_id: UUID) -> Offering | None:
+        return self.st.offerings.get(offering_id)
+
+    async def get_offerings(self, ids: list[UUID]) -> list[Offering]:
+        return [o for o in self.st.offerings.values() if o.id in ids]
+
+    async def offering_name_taken(self, name: str, exclude: UUID | None = None) -> bool:
+        return any(o.name.lower() == name.lower() and o.id != exclude for o in self.st.offerings.values())
+
+    async def list_offerings(self, offset: int, limit: int, enabled_only: bool = False) -> tuple[list[Offering], int]:
+        rows = sorted((o for o in self.st.offerings.values() if o.enabled or not enabled_only), key=lambda o: o.name)
+        return _page(rows, offset, limit)
+
+    async def add_offering(self, offering: Offering) -> None:
+        assert offering.id not in self.st.offerings
+        self.st.offerings[offering.id] = offering
+
+    async def update_offering(self, offering: Offering) -> None:
+        old = self.st.offerings.get(offering.id)
+        if old is not None:
+            self.st.offerings[offering.id] = replace(
+                old,
+                name=offering.name,
+                min_cuda=offering.min_cuda,
+                hourly_rate_micro=offering.hourly_rate_micro,
+                description=offering.description,
+                enabled=offering.enabled,
+            )
+
+    async def delete_offering(self, offering_id: UUID) -> None:
+        self.st.offerings.pop(offering_id, None)
+
+    async def get_preset(self, preset_id: UUID) -> Preset | None:
+        return self.st.presets.get(preset_id)
+
+    async def get_presets(self, ids: list[UUID]) -> list[Preset]:
+        return [p for p in self.st.presets.values() if p.id in ids]
+
+    async def preset_name_taken(self, name: str, exclude: UUID | None = None) -> bool:
+        return any(p.name.lower() == name.lower() and p.id != exclude for p in self.st.presets.values())
+
+    async def list_presets(self, offset: int, limit: int) -> tuple[list[Preset], int]:
+        return _page(sorted(self.st.presets.values(), key=lambda p: (-p.gpu_count, p.name)), offset, limit)
+
+    async def add_preset(self, preset: Preset) -> None:
+        assert preset.id not in self.st.presets
+        self.st.presets[preset.id] = preset
+
+    async def update_preset(self, preset: Preset) -> None:
+        old = self.st.presets.get(preset.id)
+        if old is not None:
+            self.st.presets[preset.id] = replace(preset, created_at=old.created_at)
+
+    async def delete_preset(self, preset_id: UUID) -> None:
+        self.st.presets.pop(preset_id, None)
+
+    async def get_registry(self, registry_id: UUID) -> Registry | None:
+        return self.st.registries.get(registry_id)
+
+    async def get_registries(self, ids: list[UUID]) -> list[Registry]:
+        return [r for r in self.st.registries.values() if r.id in ids]
+
+    async def registry_name_taken(self, name: str, organization_id: UUID | None, exclude: UUID | None = None) -> bool:
+        return any(
+            r.name.lower() == name.lower() and r.organization_id == organization_id and r.id != exclude
+            for r in self.st.registries.values()
+        )
+
+    async def list_registries(
+        self, org_ids: frozenset[UUID] | None, offset: int, limit: int
+    ) -> tuple[list[Registry], int]:
+        rows = sorted(
+            (
+                r
+                for r in self.st.registries.values()
+                if org_ids is None or r.organization_id is None or r.organization_id in org_ids
+            ),
+            key=lambda r: (r.name, r.id),
+        )
+        return _page(rows, offset, limit)
+
+    async def add_registry(self, registry: Registry) -> None:
+        assert registry.id not in self.st.registries
+        self.st.registries[registry.id] = registry
+
+    async def update_registry(self, registry: Registry) -> None:
+        old = self.st.registries.get(registry.id)
+        if old is not None:
+            self.st.registries[registry.id] = replace(
+                old, name=registry.name, url=registry.url, description=registry.description
+            )
+
+    async def delete_registry(self, registry_id: UUID) -> None:
+        self.st.registries.pop(registry_id, None)
+
+    async def count_images_in_registry(self, registry_id: UUID) -> int:
+        return sum(1 for i in self.st.images.values() if i.registry_id == registry_id)
+
+    async def get_image(self, image_id: UUID) -> Image | None:
+        return self.st.images.get(image_id)
+
+    async def get_images(self, ids: list[UUID]) -> list[Image]:
+        return [i for i in self.st.images.values() if i.id in ids]
+
+    async def image_name_taken(self, image: Image, exclude: UUID | None = None) -> bool:
+        owner = image.organization_id or image.owner_user_id
+        return any(
+            i.scope == image.scope
+            and i.name.lower() == image.name.lower()
+            and (i.organization_id or i.owner_user_id) == owner
+            and i.id != exclude
+            for i in self.st.images.values()
+        )
+
+    async def list_images(
+        self, *, org_ids: frozenset[UUID] | None, owner_user_id: UUID | None, offset: int, limit: int
+    ) -> tuple[list[Image], int]:
+        def visible(i: Image) -> bool:
+            if org_ids is None:
+                return True
+            return (
+                i.scope.value == "global"
+                or (bool(org_ids) and i.organization_id in org_ids)
+                or (owner_user_id is not None and i.owner_user_id == owner_user_id)
+            )
+
+        rows = sorted((i for i in self.st.images.values() if visible(i)), key=lambda i: (i.scope.value, i.name, i.id))
+        return _page(rows, offset, limit)
+
+    async def add_image(self, image: Image) -> None:
+        assert image.id not in self.st.images
+        self.st.images[image.id] = image
+
+    async def update_image(self, image: Image) -> None:
+        old = self.st.images.get(image.id)
+        if old is not None:
+            self.st.images[image.id] = replace(
+                old,
+                name=image.name,
+                reference=image.reference,
+                cuda_version=image.cuda_version,
+                description=image.description,
+            )
+
+    async def delete_image(self, image_id: UUID) -> None:
+        self.st.images.pop(image_id, None)
+
+
 class InMemoryUnitOfWork:
     """Repositories over one shared state; changes are kept on `commit()` and undone when
     the block is left without it. Events published after commit land in `published`."""
@@ -296,6 +459,10 @@ class InMemoryUnitOfWork:
     @property
     def credentials(self) -> InMemoryCredentials:
         return InMemoryCredentials(self.state)
+
+    @property
+    def catalog(self) -> InMemoryCatalog:
+        return InMemoryCatalog(self.state)
 
     async def __aenter__(self) -> InMemoryUnitOfWork:
         self._snapshot = copy.deepcopy(self.state)
