@@ -333,7 +333,7 @@ def _require_scope_admin(actor: Actor, organization_id: UUID | None) -> None:
 
 def _check_url(url: str) -> str:
     u = url.strip().rstrip("/")
-    host = u.split("://", 1)[-1]
+    host = url.strip().split("://", 1)[-1].rstrip("/")  # "https://" alone names no host
     if not host or " " in host or len(u) > 255 or ("://" in u and not u.startswith(("https://", "http://"))):
         raise InvalidValueError(
             "url", f"{url!r} is not a registry address (e.g. nvcr.io or https://harbor.example.org)"
