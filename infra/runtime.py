@@ -78,7 +78,7 @@ async def start_simulated_cluster(container: Container, runtime: Runtime) -> Non
     else:
         cluster = SimulatedCluster.demo(on_status, **kwargs)
     await register_cluster_inventory(container, cluster, kind="simulated")
-    container.clusters.add(cluster, cpu_default=True)
+    container.clusters.add(cluster)
     runtime.tasks.append(asyncio.create_task(_sample_usage(container, cluster)))
 
 

@@ -16,6 +16,7 @@ from domain.inventory.node_operations import NodeOperationStep as NodeOperationS
 class PlacementPolicy(Enum):
     BEST_FIT = "best-fit"
     FIRST_FIT = "first-fit"
+    GPU_PACKING = "gpu-packing"
     FRAGMENTATION_AWARE = "fragmentation-aware"
 
 

@@ -152,6 +152,14 @@ class AllocationView:
     session_name: str | None = strawberry.field(default=None, description="Its name, when visible to you.")
 
 
+@strawberry.type(description="CPU and memory a CPU-only session holds on a node (it holds no card).")
+class CpuAllocationView:
+    session_id: strawberry.ID | None = strawberry.field(description="Global ID of the session, when visible to you.")
+    cpu_millicores: int
+    memory_mib: int
+    session_name: str | None = strawberry.field(default=None, description="Its name, when visible to you.")
+
+
 @strawberry.type
 class ClusterNode:
     id: str
@@ -171,7 +179,10 @@ class ClusterNode:
         description="GPU resources the node still lists but no longer serves."
     )
     cards: list[Card]
-    allocations: list[AllocationView]
+    allocations: list[AllocationView] = strawberry.field(description="What GPU sessions hold on this node.")
+    cpu_only_allocations: list[CpuAllocationView] = strawberry.field(
+        description="What CPU-only sessions hold on this node: they are placed on nodes like any session."
+    )
 
 
 def visible_session(info: Info, workload_id: str, owners: dict[str, object]) -> Any | None:
@@ -196,11 +207,19 @@ def node_of(info: Info, view: NodeView, scheduler: object, owners: dict[str, obj
     tenants_by_card: dict[str, list[CardTenant]] = {}
     mig_tenant: dict[str, tuple[str | None, str | None]] = {}
     allocations: list[AllocationView] = []
+    cpu_only: list[CpuAllocationView] = []
     for a in view.allocations:
         sid = visible_session_gid(info, a.workload_id, owners)
         seen = visible_session(info, a.workload_id, owners)
         name = seen.name if seen is not None else None
         p = a.placement
+        if p.kind is None:
+            cpu_only.append(
+                CpuAllocationView(
+                    session_id=sid, cpu_millicores=p.cpu_millicores, memory_mib=p.memory_mib, session_name=name
+                )
+            )
+            continue
         for share in p.shares:
             tenants_by_card.setdefault(share.card_uuid, []).append(
                 CardTenant(session_id=sid, vram_mib=share.vram_mib, cores=share.cores, session_name=name)
@@ -253,6 +272,7 @@ def node_of(info: Info, view: NodeView, scheduler: object, owners: dict[str, obj
         stale_resources=list(node.stale_resources),
         cards=cards,
         allocations=allocations,
+        cpu_only_allocations=cpu_only,
     )
 
 

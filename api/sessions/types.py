@@ -74,7 +74,7 @@ class SessionMount:
 class SessionPlacement:
     cluster_id: str
     node_id: str
-    kind: str
+    kind: str = strawberry.field(description="hami, mig, shared or exclusive; cpu for a CPU-only session.")
     card_uuids: list[str]
     mig_instance_id: str | None
 
@@ -208,7 +208,7 @@ class SessionNode(relay.Node):
         return SessionPlacement(
             cluster_id=p["cluster_id"],
             node_id=p["node_id"],
-            kind=p["kind"],
+            kind=p["kind"] or "cpu",
             card_uuids=[s["card_uuid"] for s in shares],
             mig_instance_id=next((s.get("mig_instance_id") for s in shares if s.get("mig_instance_id")), None),
         )

@@ -394,15 +394,24 @@ class CardShare:
 class Placement:
     """Where a workload runs and what it holds there. `ratio` is what it is billed for
     (DESIGN "Ratio and billing"): max(VRAM share, core share) of one card, 1 per exclusive
-    card, 1/replicas per time-slice; a MIG placement bills the request's own ratio."""
+    card, 1/replicas per time-slice; a MIG placement bills the request's own ratio.
+
+    A CPU-only placement has no `kind`, no shares and ratio 0: it takes CPU and memory on
+    its node only. `model` is the card model placed on (None for CPU-only, and for
+    placements stored before requests could name a class of cards)."""
 
     cluster_id: str
     node_id: str
-    kind: GpuKind
+    kind: GpuKind | None
     shares: tuple[CardShare, ...]
     ratio: Fraction
     cpu_millicores: int
     memory_mib: int
+    model: str | None = None
+
+    @property
+    def cpu_only(self) -> bool:
+        return self.kind is None
 
     @property
     def card_uuids(self) -> tuple[str, ...]:
@@ -424,23 +433,27 @@ class Placement:
         return {
             "cluster_id": self.cluster_id,
             "node_id": self.node_id,
-            "kind": self.kind.value,
+            "kind": None if self.kind is None else self.kind.value,
             "shares": [s.to_dict() for s in self.shares],
             "ratio": str(self.ratio),
             "cpu_millicores": self.cpu_millicores,
             "memory_mib": self.memory_mib,
+            "model": self.model,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Placement:
+        kind = data.get("kind")
+        model = data.get("model")
         return cls(
             cluster_id=str(data["cluster_id"]),
             node_id=str(data["node_id"]),
-            kind=GpuKind(data["kind"]),
+            kind=None if kind is None else GpuKind(kind),
             shares=tuple(CardShare.from_dict(s) for s in data.get("shares", ())),
             ratio=Fraction(str(data["ratio"])),
             cpu_millicores=int(data["cpu_millicores"]),
             memory_mib=int(data["memory_mib"]),
+            model=None if model is None else str(model),
         )
 
 

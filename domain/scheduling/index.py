@@ -1,6 +1,9 @@
 """Mutable free-capacity state and the indexes placement policies search.
 
-A decision must not scan every card, so free capacity is indexed per cluster and card model:
+A decision must not scan every card, so free capacity is indexed per cluster, card model
+and *node class* (an int each cluster's policy assigns to a node from its state: 0 for
+policies that need none; the fragmentation-aware policy uses it for the request types a
+node's free CPU and memory can no longer host):
 
 * HAMi cards by free cores, then free VRAM: `fcs` is the sorted list of free-core values
   present, `fvs[fc]` the sorted free-VRAM values under it, and each (fc, fv) bucket an
@@ -8,7 +11,9 @@ A decision must not scan every card, so free capacity is indexed per cluster and
   stops as soon as the core leftover alone is worse than the best candidate found;
 * free MIG instances by profile;
 * time-sliced cards by free slice count;
-* nodes by how many whole free cards of the model they hold (for exclusive requests).
+* nodes by how many whole free cards of the model they hold (for exclusive requests);
+* nodes by free CPU, then free memory (the same two-key index), CPU-only nodes apart from
+  GPU nodes: what CPU-only requests are placed by.
 
 Cards, instances and nodes are numbered (`order`) in inventory order; every tie is broken
 by the lowest order, which is what makes placement deterministic.
@@ -70,6 +75,7 @@ class NodeState:
     __slots__ = (
         "accepts",
         "cards",
+        "cls",
         "cluster",
         "free_cpu",
         "free_mem",
@@ -87,6 +93,7 @@ class NodeState:
         self.free_cpu = node.cpu_millicores
         self.free_mem = node.memory_mib
         self.accepts = node.accepts_work
+        self.cls = 0  # the policy's node class: which sub-index the node's capacity is in
         self.cards: list[CardState] = []
         # model -> sorted orders of cards that can be given away whole and are untouched
         self.whole_free: dict[str, list[int]] = {}
@@ -151,19 +158,24 @@ class MigState:
 
 
 class FractionIndex:
-    """HAMi cards of one model keyed by (free cores, free VRAM)."""
+    """Objects keyed by two ints: HAMi cards of one model by (free cores, free VRAM), nodes
+    by (free CPU, free memory)."""
 
-    __slots__ = ("buckets", "fcs", "fvs")
+    __slots__ = ("buckets", "fcs", "fvs", "memo")
 
     def __init__(self) -> None:
         self.fcs: list[int] = []
         self.fvs: dict[int, list[int]] = {}
         self.buckets: dict[tuple[int, int], OrderedSet] = {}
+        # what a policy derived from the set of buckets present (not from their members):
+        # dropped whenever a bucket appears or goes
+        self.memo: dict[object, int] = {}
 
     def add(self, fc: int, fv: int, order: int) -> None:
         key = (fc, fv)
         bucket = self.buckets.get(key)
         if bucket is None:
+            self.memo.clear()
             bucket = self.buckets[key] = OrderedSet()
             fvs = self.fvs.get(fc)
             if fvs is None:
@@ -177,12 +189,16 @@ class FractionIndex:
         bucket = self.buckets[key]
         bucket.discard(order)
         if not bucket:
+            self.memo.clear()
             del self.buckets[key]
             fvs = self.fvs[fc]
             del fvs[bisect_left(fvs, fv)]
             if not fvs:
                 del self.fvs[fc]
                 del self.fcs[bisect_left(self.fcs, fc)]
+
+    def __bool__(self) -> bool:
+        return bool(self.buckets)
 
     def feasible(self, cores: int, vram: int) -> Iterator[tuple[int, int, OrderedSet]]:
         """Every (fc, fv, bucket) with fc >= cores and fv >= vram, fc then fv ascending."""
@@ -203,27 +219,34 @@ class Candidate:
     """A possible placement: lower `score` is better (compared across clusters too)."""
 
     score: tuple[float, ...]
-    kind: GpuKind
+    kind: GpuKind | None  # None: a CPU-only placement (no cards)
     node: NodeState
     cards: list[CardState]
     mig: MigState | None = None
+    model: str | None = None  # the card model chosen among the request's options
 
 
 class ClusterState:
-    """One cluster's free capacity and its indexes (maintained by `Scheduler`)."""
+    """One cluster's free capacity and its indexes (maintained by `Scheduler`). Card and
+    node indexes are keyed by model, then node class; an empty sub-index is dropped, so
+    iterating the classes of a model visits only those that hold free capacity."""
 
     def __init__(self, cluster_id: str, order: int) -> None:
         self.id = cluster_id
         self.order = order
-        self.fraction: dict[str, FractionIndex] = {}
-        # model -> profile name -> free instance orders; model -> profiles by size
-        self.mig: dict[str, dict[str, OrderedSet]] = {}
+        # model -> class -> HAMi cards by (free cores, free VRAM)
+        self.fraction: dict[str, dict[int, FractionIndex]] = {}
+        # model -> class -> profile name -> free instance orders; model -> profiles by size
+        self.mig: dict[str, dict[int, dict[str, OrderedSet]]] = {}
         self.mig_profiles: dict[str, list[MigProfile]] = {}
-        # model -> free slices -> card orders
-        self.timeslice: dict[str, dict[int, OrderedSet]] = {}
-        # model -> whole free card count -> node orders
-        self.exclusive: dict[str, dict[int, OrderedSet]] = {}
+        # model -> class -> free slices -> card orders
+        self.timeslice: dict[str, dict[int, dict[int, OrderedSet]]] = {}
+        # model -> class -> whole free card count -> node orders
+        self.exclusive: dict[str, dict[int, dict[int, OrderedSet]]] = {}
         self.card_size: dict[str, tuple[int, int]] = {}
+        # nodes without cards, and GPU nodes by class, keyed by (free CPU, free memory)
+        self.cpu_nodes = FractionIndex()
+        self.gpu_nodes: dict[int, FractionIndex] = {}
 
 
 def first_fitting(bucket: OrderedSet, objects: list[CardState], fits: NodeFit) -> CardState | None:
@@ -239,6 +262,17 @@ def first_fitting(bucket: OrderedSet, objects: list[CardState], fits: NodeFit) -
         if fits(card.node):
             return card
     return None
+
+
+def lowest_passing(bucket: OrderedSet, test: Callable[[int], bool], scan: int = 16) -> int | None:
+    """The lowest order passing `test` among the first `scan` entries of the bucket's heap:
+    a bounded look for a better member than the smallest (not necessarily the best one)."""
+    members = bucket.members
+    found: int | None = None
+    for order in bucket.heap[:scan]:
+        if order in members and (found is None or order < found) and test(order):
+            found = order
+    return found
 
 
 def first_fitting_mig(bucket: OrderedSet, objects: list[MigState], fits: NodeFit) -> MigState | None:

@@ -1,4 +1,10 @@
-"""What a workload asks for (`GpuRequest`), the ratio arithmetic, and what it got (`Allocation`)."""
+"""What a workload asks for (`GpuRequest`), the ratio arithmetic, and what it got (`Allocation`).
+
+A request asks for one card model, or for any of several (`ModelChoice`s: an offering that
+names a class of cards, resolved by the catalog to the models that qualify, each with its
+own size and rate); the scheduler picks the model. A request with `cpu_only` asks for CPU
+and memory on some node and nothing else.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +22,39 @@ class RequestMode(StrEnum):
     FRACTION = "fraction"  # a VRAM/core share: HAMi fraction or a MIG instance
     SHARED = "shared"  # one time-slice
     EXCLUSIVE = "exclusive"  # N whole cards on one node
+    CPU = "cpu"  # no GPU: CPU and memory on a node (CPU nodes first)
+
+
+# The queue that CPU-only requests wait in (queues are per offering; CPU work has none).
+CPU_QUEUE = "cpu"
+
+
+@dataclass(frozen=True, slots=True)
+class ModelChoice:
+    """One card model a request may run on: the fraction's size on that model's card (0 for
+    whole cards and time-slices) and the model's whole-card hourly rate."""
+
+    model: str
+    vram_mib: int = 0
+    cores: int = 0
+    hourly_rate_micro: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "vram_mib": self.vram_mib,
+            "cores": self.cores,
+            "hourly_rate_micro": self.hourly_rate_micro,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ModelChoice:
+        return cls(
+            str(data["model"]),
+            int(data.get("vram_mib", 0)),
+            int(data.get("cores", 0)),
+            int(data.get("hourly_rate_micro", 0)),
+        )
 
 
 def fraction_ratio(vram_mib: int, cores: int, card_vram_mib: int, card_cores: int) -> Fraction:
@@ -33,13 +72,16 @@ def timeslice_ratio(replicas: int) -> Fraction:
 
 @dataclass(frozen=True, slots=True)
 class GpuRequest:
-    """A GPU workload's demand.
+    """A workload's demand.
 
-    `offering` is the card model key. A fractional request gives `vram_mib` and `cores`
+    `offering` is the card model key, or, when `choices` are given, the name of the
+    offering (a class of cards) the request waits under; `choices` then lists every model
+    it may run on with its size and rate. A fractional request gives `vram_mib` and `cores`
     (percent of a card); `exclusive_cards` asks for N whole cards; `shared` asks for one
     time-slice. `forced_kind` is what an approving admin assigned and overrides the rest
     (EXCLUSIVE takes max(1, exclusive_cards) cards). `clusters` restricts placement (None = any).
     `hourly_rate_micro` is the offering's whole-card rate, used to price preemption victims.
+    `cpu_only` asks for no GPU at all (`offering` is then `CPU_QUEUE`).
     """
 
     workload_id: str
@@ -56,9 +98,33 @@ class GpuRequest:
     clusters: frozenset[str] | None = None
     forced_kind: GpuKind | None = None
     hourly_rate_micro: int = 0
+    cpu_only: bool = False
+    choices: tuple[ModelChoice, ...] = ()
+
+    @property
+    def options(self) -> tuple[ModelChoice, ...]:
+        """The card models this request may run on, with the size it takes on each."""
+        if self.cpu_only:
+            return ()
+        if self.choices:
+            return self.choices
+        return (ModelChoice(self.offering, self.vram_mib, self.cores, self.hourly_rate_micro),)
+
+    def choice(self, model: str | None) -> ModelChoice | None:
+        for option in self.options:
+            if option.model == model:
+                return option
+        return None
+
+    def rate_for(self, model: str | None) -> int:
+        """The whole-card rate on `model` (the request's own rate when the model is unknown)."""
+        option = self.choice(model) if model is not None else None
+        return self.hourly_rate_micro if option is None else option.hourly_rate_micro
 
     @property
     def mode(self) -> RequestMode:
+        if self.cpu_only:
+            return RequestMode.CPU
         if self.forced_kind is GpuKind.EXCLUSIVE:
             return RequestMode.EXCLUSIVE
         if self.forced_kind is GpuKind.SHARED:
@@ -80,6 +146,16 @@ class GpuRequest:
         raises a `SchedulingError`. Whether it fits now is the scheduler's question."""
         if self.cpu_millicores < 0 or self.memory_mib < 0:
             raise SchedulingError(SchedulingErrorCode.GPU_REQUEST_INVALID, "CPU and memory cannot be negative")
+        if self.cpu_only:
+            if self.exclusive_cards or self.shared or self.vram_mib or self.cores or self.choices or self.forced_kind:
+                raise SchedulingError(
+                    SchedulingErrorCode.GPU_REQUEST_INVALID,
+                    "a CPU-only request asks for no GPU",
+                    "cpu_only",
+                )
+            return
+        if len({c.model for c in self.options}) != len(self.options):
+            raise SchedulingError(SchedulingErrorCode.GPU_REQUEST_INVALID, "a card model is listed twice", "choices")
         if self.exclusive_cards < 0:
             raise SchedulingError(
                 SchedulingErrorCode.GPU_REQUEST_INVALID,
@@ -107,12 +183,14 @@ class GpuRequest:
                     "jobs run on exclusive cards only: ask for one or more whole cards",
                     "exclusive_cards",
                 )
-        if self.mode is RequestMode.FRACTION and (self.vram_mib <= 0 or self.cores <= 0):
-            raise SchedulingError(
-                SchedulingErrorCode.GPU_REQUEST_INVALID,
-                "a fractional GPU request needs a positive VRAM and core share",
-                "vram_mib" if self.vram_mib <= 0 else "cores",
-            )
+        if self.mode is RequestMode.FRACTION:
+            for option in self.options:
+                if option.vram_mib <= 0 or option.cores <= 0:
+                    raise SchedulingError(
+                        SchedulingErrorCode.GPU_REQUEST_INVALID,
+                        "a fractional GPU request needs a positive VRAM and core share",
+                        "vram_mib" if option.vram_mib <= 0 else "cores",
+                    )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -130,6 +208,8 @@ class GpuRequest:
             "clusters": None if self.clusters is None else sorted(self.clusters),
             "forced_kind": None if self.forced_kind is None else self.forced_kind.value,
             "hourly_rate_micro": self.hourly_rate_micro,
+            "cpu_only": self.cpu_only,
+            "choices": [c.to_dict() for c in self.choices],
         }
 
     @classmethod
@@ -151,6 +231,8 @@ class GpuRequest:
             clusters=None if clusters is None else frozenset(str(c) for c in clusters),
             forced_kind=None if forced is None else GpuKind(forced),
             hourly_rate_micro=int(data.get("hourly_rate_micro", 0)),
+            cpu_only=bool(data.get("cpu_only", False)),
+            choices=tuple(ModelChoice.from_dict(c) for c in data.get("choices", ())),
         )
 
 
@@ -167,8 +249,9 @@ class Allocation:
 
     @property
     def hourly_cost_micro(self) -> Fraction:
-        """What running it costs per hour (rate × ratio): what preempting it saves."""
-        return self.request.hourly_rate_micro * self.placement.ratio
+        """What running it costs per hour (the placed model's rate × ratio): what preempting
+        it saves."""
+        return self.request.rate_for(self.placement.model) * self.placement.ratio
 
     def to_dict(self) -> dict[str, Any]:
         return {"request": self.request.to_dict(), "placement": self.placement.to_dict()}

@@ -9,8 +9,10 @@ the database lock that guards capacity) and persists the resulting allocations.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 from domain.inventory.model import (
@@ -58,6 +60,14 @@ class FreeSummary:
     mig_instances: Mapping[str, int]
 
 
+def _cpus(millicores: int) -> str:
+    return f"{millicores / 1000:g} CPU"
+
+
+def _gib(mib: int) -> str:
+    return f"{mib / 1024:g} GiB"
+
+
 def _conflict(message: str) -> SchedulingError:
     return SchedulingError(SchedulingErrorCode.PLACEMENT_CONFLICT, message)
 
@@ -85,6 +95,7 @@ class Scheduler:
         self._build()
         self._view = StateView(self._cards, self._migs, self._nodes)
         for allocation in allocations:
+            self.observe(allocation.request)
             self.apply(allocation)
 
     # -- construction ---------------------------------------------------------------------
@@ -123,8 +134,8 @@ class Scheduler:
                     if inst.profile not in profiles:
                         profiles.append(inst.profile)
                         profiles.sort(key=lambda p: (p.vram_mib, p.compute_slices, p.name))
-                    cstate.mig.setdefault(card.model, {}).setdefault(inst.profile.name, OrderedSet())
         for ns in self._nodes:
+            self._classify(ns)
             self._index_node(ns)
 
     @classmethod
@@ -136,10 +147,13 @@ class Scheduler:
     ) -> tuple[Scheduler, list[tuple[Allocation, SchedulingError]]]:
         """Like the constructor, but an allocation that no longer fits the inventory (a node
         shrank or vanished, a card was re-partitioned) is skipped and returned with the
-        reason instead of failing the whole build, so the caller can flag or heal it."""
+        reason instead of failing the whole build, so the caller can flag or heal it. Every
+        allocation's request is counted in the policies' request mix (what runs now is the
+        best sample of what will be asked for)."""
         scheduler = cls(inventory, (), policies)
         conflicts: list[tuple[Allocation, SchedulingError]] = []
         for allocation in allocations:
+            scheduler.observe(allocation.request)
             try:
                 scheduler.apply(allocation)
             except SchedulingError as conflict:
@@ -213,20 +227,22 @@ class Scheduler:
         for cluster in self._clusters:
             if cluster_id is not None and cluster.id != cluster_id:
                 continue
-            index = cluster.fraction.get(model)
-            if index is not None:
+            for index in cluster.fraction.get(model, {}).values():
                 for (fc, fv), bucket in index.buckets.items():
                     cores += fc * len(bucket)
                     vram += fv * len(bucket)
                 size = cluster.card_size[model]
                 untouched = index.buckets.get((size[1], size[0]))
                 hami_whole += len(untouched) if untouched is not None else 0
-            for count, nodes in cluster.exclusive.get(model, {}).items():
-                whole += count * len(nodes)
-            for free, cards in cluster.timeslice.get(model, {}).items():
-                slices += free * len(cards)
-            for profile, instances in cluster.mig.get(model, {}).items():
-                mig[profile] = mig.get(profile, 0) + len(instances)
+            for by_count in cluster.exclusive.get(model, {}).values():
+                for count, nodes in by_count.items():
+                    whole += count * len(nodes)
+            for by_free in cluster.timeslice.get(model, {}).values():
+                for free, cards in by_free.items():
+                    slices += free * len(cards)
+            for by_profile in cluster.mig.get(model, {}).values():
+                for profile, instances in by_profile.items():
+                    mig[profile] = mig.get(profile, 0) + len(instances)
         return FreeSummary(model, vram, cores, whole, hami_whole, slices, mig)
 
     # -- deciding -------------------------------------------------------------------------
@@ -258,17 +274,42 @@ class Scheduler:
         request.validate()
         if observe:
             self.observe(request)
-        placement = self.find(request)
-        if placement is None:
+        candidate = self._choose(request, frozenset(), None, validated=True)
+        if candidate is None:
             return None
+        placement = self._placement(request, candidate)
         allocation = Allocation(request, placement)
         self._take(allocation)
         return allocation
 
+    def shortfall(self, request: GpuRequest) -> str:
+        """Why the request does not fit now, in words a requester can act on: the CPU or
+        memory a node with the GPU capacity lacks, or that the GPU capacity itself is taken."""
+        cpu, mem = request.cpu_millicores, request.memory_mib
+        asked = f"{_cpus(cpu)} and {_gib(mem)} of memory"
+        if request.mode is RequestMode.CPU:
+            return f"no node has {asked} free"
+        gpu_only = replace(request, cpu_millicores=0, memory_mib=0)
+        where = self.find(gpu_only)
+        if where is None:
+            return "no GPU capacity of the kind it asks for is free"
+        free_cpu, free_mem = self.node_free(where.node_id)
+        short = [
+            f"{_cpus(free_cpu)} free" if free_cpu < cpu else "",
+            f"{_gib(free_mem)} free" if free_mem < mem else "",
+        ]
+        lacking = " and ".join(x for x in short if x)
+        return (
+            f"the GPU capacity is free on node {where.node_id}, but it has {lacking} of the {asked} asked; "
+            "no node with the GPU capacity free has the CPU and memory"
+        )
+
     def observe(self, request: GpuRequest) -> None:
-        """Count a request in the request mix of every cluster it may use."""
+        """Count a request in the request mix of every cluster it may use. When a policy's
+        node classes change with its mix, that cluster's nodes are re-indexed."""
         for cluster in self._clusters_for(request):
-            self._policies[cluster.id].observe(request)
+            if self._policies[cluster.id].observe(request):
+                self._reclassify(cluster)
 
     def apply(self, allocation: Allocation) -> None:
         """Take exactly what an allocation names (e.g. one loaded from the database).
@@ -306,6 +347,7 @@ class Scheduler:
             ns.accepts = False
         else:
             ns.accepts = True
+            self._classify(ns)
             self._index_node(ns)
 
     def reservation(self, request: GpuRequest) -> frozenset[str]:
@@ -316,7 +358,7 @@ class Scheduler:
         mode = request.mode
         allow_hami = request.forced_kind is not GpuKind.MIG
         allow_mig = request.forced_kind is not GpuKind.HAMI
-        best: tuple[float, int] | None = None
+        best: tuple[float, int, int] | None = None
         best_id = ""
         for cluster in self._clusters_for(request):
             for ns in self._nodes:
@@ -330,7 +372,8 @@ class Scheduler:
                 missing += max(0, request.cpu_millicores - ns.free_cpu) / max(1, ns.node.cpu_millicores) + max(
                     0, request.memory_mib - ns.free_mem
                 ) / max(1, ns.node.memory_mib)
-                key = (missing, ns.order)
+                # a CPU-only request waits for a CPU node before a GPU node
+                key = (missing, int(mode is RequestMode.CPU and bool(ns.cards)), ns.order)
                 if best is None or key < best:
                     best, best_id = key, ns.id
         return frozenset() if best is None else frozenset({best_id})
@@ -339,29 +382,34 @@ class Scheduler:
     def _missing(
         ns: NodeState, request: GpuRequest, mode: RequestMode, allow_hami: bool, allow_mig: bool
     ) -> float | None:
-        """How much (in card shares) the node lacks for the request; None if it never could."""
-        cards = [c for c in ns.cards if c.model == request.offering]
-        if mode is RequestMode.EXCLUSIVE:
-            whole = [c for c in cards if c.gives_whole]
-            if len(whole) < request.cards_wanted:
-                return None
-            free = sum(1 for c in whole if not c.tenants)
-            return float(max(0, request.cards_wanted - free))
-        if mode is RequestMode.SHARED:
-            slices = [c for c in cards if c.role == CardRole.TIMESLICE]
-            if not slices:
-                return None
-            return 0.0 if any(c.free_slices for c in slices) else 1.0
-        options: list[float] = []
-        v, c_ = request.vram_mib, request.cores
-        for card in cards:
-            if card.role == CardRole.HAMI and allow_hami:
-                options.append(max(0, v - card.free_vram) / card.vram + max(0, c_ - card.free_cores) / card.cores)
-            elif card.role == CardRole.MIG and allow_mig:
-                for ms in card.migs:
-                    if ms.vram >= v and ms.cores >= c_:
-                        options.append(0.0 if ms.tenant is None else ms.vram / card.vram)
-        return min(options) if options else None
+        """How much (in card shares) the node lacks for the request; None if it never could.
+        Over the request's model options, the one it lacks least of."""
+        if mode is RequestMode.CPU:
+            return 0.0
+        found: list[float] = []
+        for option in request.options:
+            cards = [c for c in ns.cards if c.model == option.model]
+            if mode is RequestMode.EXCLUSIVE:
+                whole = [c for c in cards if c.gives_whole]
+                if len(whole) < request.cards_wanted:
+                    continue
+                free = sum(1 for c in whole if not c.tenants)
+                found.append(float(max(0, request.cards_wanted - free)))
+                continue
+            if mode is RequestMode.SHARED:
+                slices = [c for c in cards if c.role == CardRole.TIMESLICE]
+                if slices:
+                    found.append(0.0 if any(c.free_slices for c in slices) else 1.0)
+                continue
+            v, c_ = option.vram_mib, option.cores
+            for card in cards:
+                if card.role == CardRole.HAMI and allow_hami:
+                    found.append(max(0, v - card.free_vram) / card.vram + max(0, c_ - card.free_cores) / card.cores)
+                elif card.role == CardRole.MIG and allow_mig:
+                    for ms in card.migs:
+                        if ms.vram >= v and ms.cores >= c_:
+                            found.append(0.0 if ms.tenant is None else ms.vram / card.vram)
+        return min(found) if found else None
 
     def _clusters_for(self, request: GpuRequest) -> list[ClusterState]:
         if request.clusters is None:
@@ -373,8 +421,10 @@ class Scheduler:
         request: GpuRequest,
         exclude_nodes: frozenset[str],
         only_nodes: frozenset[str] | None,
+        validated: bool = False,
     ) -> Candidate | None:
-        request.validate()
+        if not validated:
+            request.validate()
         mode = request.mode
         if mode is RequestMode.FRACTION:
             self._check_fraction_size(request)
@@ -410,22 +460,34 @@ class Scheduler:
         return best
 
     def _check_fraction_size(self, request: GpuRequest) -> None:
-        for cluster in self._clusters:
-            size = cluster.card_size.get(request.offering)
-            if size is not None:
-                vram, cores = size
-                if request.vram_mib > vram or request.cores > cores:
-                    raise SchedulingError(
-                        SchedulingErrorCode.GPU_REQUEST_INVALID,
-                        f"a fraction of a {request.offering} card cannot exceed the card "
-                        f"({vram} MiB, {cores} cores); ask for exclusive cards instead",
-                        "vram_mib" if request.vram_mib > vram else "cores",
-                    )
+        """A fraction larger than its model's card can never be placed: refused (for a
+        request with several model options, when it exceeds the card of every one known)."""
+        problems: list[SchedulingError] = []
+        for option in request.options:
+            size = next((c.card_size[option.model] for c in self._clusters if option.model in c.card_size), None)
+            if size is None:
+                continue
+            vram, cores = size
+            if option.vram_mib <= vram and option.cores <= cores:
                 return
+            problems.append(
+                SchedulingError(
+                    SchedulingErrorCode.GPU_REQUEST_INVALID,
+                    f"a fraction of a {option.model} card cannot exceed the card "
+                    f"({vram} MiB, {cores} cores); ask for exclusive cards instead",
+                    "vram_mib" if option.vram_mib > vram else "cores",
+                )
+            )
+        if problems:
+            raise problems[0]
 
     def _placement(self, request: GpuRequest, c: Candidate) -> Placement:
         node = c.node
         cluster_id = node.cluster.id
+        if c.kind is None:
+            return Placement(cluster_id, node.id, None, (), Fraction(0), request.cpu_millicores, request.memory_mib)
+        option = request.choice(c.cards[0].model)
+        assert option is not None
         if c.kind is GpuKind.EXCLUSIVE:
             shares = tuple(CardShare(cs.uuid, cs.vram, cs.cores) for cs in c.cards)
             ratio = exclusive_ratio(len(shares))
@@ -438,11 +500,11 @@ class Scheduler:
             assert c.mig is not None
             cs = c.cards[0]
             shares = (CardShare(cs.uuid, c.mig.vram, c.mig.cores, c.mig.id),)
-            ratio = fraction_ratio(request.vram_mib, request.cores, cs.vram, cs.cores)
+            ratio = fraction_ratio(option.vram_mib, option.cores, cs.vram, cs.cores)
         else:
             cs = c.cards[0]
-            shares = (CardShare(cs.uuid, request.vram_mib, request.cores),)
-            ratio = fraction_ratio(request.vram_mib, request.cores, cs.vram, cs.cores)
+            shares = (CardShare(cs.uuid, option.vram_mib, option.cores),)
+            ratio = fraction_ratio(option.vram_mib, option.cores, cs.vram, cs.cores)
         return Placement(
             cluster_id,
             node.id,
@@ -451,6 +513,7 @@ class Scheduler:
             ratio,
             request.cpu_millicores,
             request.memory_mib,
+            option.model,
         )
 
     # -- exact bookkeeping ----------------------------------------------------------------
@@ -463,6 +526,10 @@ class Scheduler:
             raise _conflict(f"node {p.node_id} is not in cluster {p.cluster_id}")
         if ns.free_cpu < p.cpu_millicores or ns.free_mem < p.memory_mib:
             raise _conflict(f"node {p.node_id} lacks the CPU or memory")
+        if p.kind is None:
+            if p.shares:
+                raise _conflict("a CPU-only placement names no card")
+            return
         if not p.shares:
             raise _conflict("a GPU placement names at least one card")
         if len({s.card_uuid for s in p.shares}) != len(p.shares):
@@ -497,6 +564,7 @@ class Scheduler:
         p = allocation.placement
         wid = allocation.workload_id
         ns = self._node_by_id[p.node_id]
+        self._unindex_resources(ns)
         ns.free_cpu -= p.cpu_millicores
         ns.free_mem -= p.memory_mib
         for share in p.shares:
@@ -516,6 +584,7 @@ class Scheduler:
                 cs.free_cores -= share.cores
                 cs.tenants[wid] = (share.vram_mib, share.cores)
             self._index_card(cs)
+        self._settle(ns)
         self._allocations[wid] = allocation
         self._touched.add(wid)
 
@@ -523,6 +592,7 @@ class Scheduler:
         p = allocation.placement
         wid = allocation.workload_id
         ns = self._node_by_id[p.node_id]
+        self._unindex_resources(ns)
         ns.free_cpu += p.cpu_millicores
         ns.free_mem += p.memory_mib
         for share in p.shares:
@@ -541,32 +611,101 @@ class Scheduler:
                 cs.free_cores += share.cores
             del cs.tenants[wid]
             self._index_card(cs)
+        self._settle(ns)
         del self._allocations[wid]
         self._touched.add(wid)
 
     # -- index maintenance ----------------------------------------------------------------
 
+    def _classify(self, ns: NodeState) -> None:
+        ns.cls = self._policies[ns.cluster.id].node_class(ns)
+
+    def _settle(self, ns: NodeState) -> None:
+        """After a node's free capacity changed: move it to the class its policy now gives
+        it (re-indexing its cards when that changed) and index its CPU and memory."""
+        if not ns.accepts:
+            return
+        cls = self._policies[ns.cluster.id].node_class(ns)
+        if cls != ns.cls:
+            self._unindex_cards(ns)
+            ns.cls = cls
+            self._index_cards(ns)
+        self._index_resources(ns)
+
+    def _reclassify(self, cluster: ClusterState) -> None:
+        for ns in self._nodes:
+            if ns.cluster is cluster and ns.accepts:
+                self._unindex_resources(ns)
+                self._settle(ns)
+
     def _index_node(self, ns: NodeState) -> None:
+        self._index_cards(ns)
+        self._index_resources(ns)
+
+    def _unindex_node(self, ns: NodeState) -> None:
+        self._unindex_cards(ns)
+        self._unindex_resources(ns)
+
+    def _index_cards(self, ns: NodeState) -> None:
         for cs in ns.cards:
             self._index_card(cs)
             for ms in cs.migs:
                 self._index_mig(ms)
 
-    def _unindex_node(self, ns: NodeState) -> None:
+    def _unindex_cards(self, ns: NodeState) -> None:
         for cs in ns.cards:
             self._unindex_card(cs)
             for ms in cs.migs:
                 self._unindex_mig(ms)
 
+    @staticmethod
+    def _resource_index(ns: NodeState, create: bool) -> FractionIndex | None:
+        cluster = ns.cluster
+        if not ns.cards:
+            return cluster.cpu_nodes
+        index = cluster.gpu_nodes.get(ns.cls)
+        if index is None and create:
+            index = cluster.gpu_nodes[ns.cls] = FractionIndex()
+        return index
+
+    def _index_resources(self, ns: NodeState) -> None:
+        if ns.accepts:
+            index = self._resource_index(ns, True)
+            assert index is not None
+            index.add(ns.free_cpu, ns.free_mem, ns.order)
+
+    def _unindex_resources(self, ns: NodeState) -> None:
+        if not ns.accepts:
+            return
+        index = self._resource_index(ns, False)
+        assert index is not None
+        index.remove(ns.free_cpu, ns.free_mem, ns.order)
+        if ns.cards and not index:
+            del ns.cluster.gpu_nodes[ns.cls]
+
     def _index_mig(self, ms: MigState) -> None:
-        if ms.card.node.accepts and ms.tenant is None:
-            cluster = ms.card.node.cluster
-            cluster.mig[ms.card.model][ms.profile.name].add(ms.order)
+        ns = ms.card.node
+        if ns.accepts and ms.tenant is None:
+            by_cls = ns.cluster.mig.setdefault(ms.card.model, {})
+            by_profile = by_cls.get(ns.cls)
+            if by_profile is None:
+                by_profile = by_cls[ns.cls] = {}
+            bucket = by_profile.get(ms.profile.name)
+            if bucket is None:
+                bucket = by_profile[ms.profile.name] = OrderedSet()
+            bucket.add(ms.order)
 
     def _unindex_mig(self, ms: MigState) -> None:
-        if ms.card.node.accepts and ms.tenant is None:
-            cluster = ms.card.node.cluster
-            cluster.mig[ms.card.model][ms.profile.name].discard(ms.order)
+        ns = ms.card.node
+        if ns.accepts and ms.tenant is None:
+            by_cls = ns.cluster.mig[ms.card.model]
+            by_profile = by_cls[ns.cls]
+            bucket = by_profile[ms.profile.name]
+            bucket.discard(ms.order)
+            if not bucket:
+                del by_profile[ms.profile.name]
+                if not by_profile:
+                    del by_cls[ns.cls]
 
     def _index_card(self, cs: CardState) -> None:
         ns = cs.node
@@ -575,12 +714,15 @@ class Scheduler:
         role = cs.role
         cluster = ns.cluster
         if role == CardRole.HAMI and cs.free_cores > 0 and cs.free_vram > 0:
-            index = cluster.fraction.get(cs.model)
+            by_cls = cluster.fraction.get(cs.model)
+            if by_cls is None:
+                by_cls = cluster.fraction[cs.model] = {}
+            index = by_cls.get(ns.cls)
             if index is None:
-                index = cluster.fraction[cs.model] = FractionIndex()
+                index = by_cls[ns.cls] = FractionIndex()
             index.add(cs.free_cores, cs.free_vram, cs.order)
         if role == CardRole.TIMESLICE and cs.free_slices > 0:
-            by_free = cluster.timeslice.setdefault(cs.model, {})
+            by_free = cluster.timeslice.setdefault(cs.model, {}).setdefault(ns.cls, {})
             bucket = by_free.get(cs.free_slices)
             if bucket is None:
                 bucket = by_free[cs.free_slices] = OrderedSet()
@@ -588,8 +730,7 @@ class Scheduler:
         if (role == CardRole.HAMI or role == CardRole.EXCLUSIVE) and not cs.tenants:
             free = ns.whole_free.setdefault(cs.model, [])
             old = len(free)
-            free.append(cs.order)
-            free.sort()
+            insort(free, cs.order)
             self._move_node(ns, cs.model, old, old + 1)
 
     def _unindex_card(self, cs: CardState) -> None:
@@ -599,13 +740,20 @@ class Scheduler:
         role = cs.role
         cluster = ns.cluster
         if role == CardRole.HAMI and cs.free_cores > 0 and cs.free_vram > 0:
-            cluster.fraction[cs.model].remove(cs.free_cores, cs.free_vram, cs.order)
+            by_cls = cluster.fraction[cs.model]
+            index = by_cls[ns.cls]
+            index.remove(cs.free_cores, cs.free_vram, cs.order)
+            if not index:
+                del by_cls[ns.cls]
         if role == CardRole.TIMESLICE and cs.free_slices > 0:
-            by_free = cluster.timeslice[cs.model]
+            by_cls_ts = cluster.timeslice[cs.model]
+            by_free = by_cls_ts[ns.cls]
             bucket = by_free[cs.free_slices]
             bucket.discard(cs.order)
             if not bucket:
                 del by_free[cs.free_slices]
+                if not by_free:
+                    del by_cls_ts[ns.cls]
         if (role == CardRole.HAMI or role == CardRole.EXCLUSIVE) and not cs.tenants:
             free = ns.whole_free[cs.model]
             old = len(free)
@@ -614,7 +762,10 @@ class Scheduler:
 
     @staticmethod
     def _move_node(ns: NodeState, model: str, old: int, new: int) -> None:
-        by_count = ns.cluster.exclusive.setdefault(model, {})
+        by_cls = ns.cluster.exclusive.setdefault(model, {})
+        by_count = by_cls.get(ns.cls)
+        if by_count is None:
+            by_count = by_cls[ns.cls] = {}
         if old > 0:
             bucket = by_count[old]
             bucket.discard(ns.order)
@@ -625,3 +776,5 @@ class Scheduler:
             if target is None:
                 target = by_count[new] = OrderedSet()
             target.add(ns.order)
+        if not by_count:
+            del by_cls[ns.cls]

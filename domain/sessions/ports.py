@@ -149,10 +149,6 @@ class ClusterRegistry(Protocol):
 
     def get(self, cluster_id: str) -> ClusterPort | None: ...
 
-    def default_cpu_cluster(self) -> str | None:
-        """Where CPU-only sessions go when no cluster was asked for."""
-        ...
-
 
 class UsageStore(Protocol):
     """The last minutes of per-second usage per session (ring buffers)."""

@@ -38,7 +38,8 @@ from domain.policies.services import check_policy_limits, effective_policy
 from domain.ports import UnitOfWork
 from domain.scheduling import services as scheduling
 from domain.scheduling.errors import JobCapacityRefused, SchedulingError, SchedulingErrorCode
-from domain.scheduling.model import Allocation, GpuRequest
+from domain.scheduling.model import CPU_QUEUE, Allocation, GpuRequest
+from domain.scheduling.scheduler import Scheduler
 from domain.sessions.environment import check_environment, without_reserved
 from domain.sessions.errors import AdmissionRefused, SessionError, SessionErrorCode
 from domain.sessions.model import (
@@ -395,7 +396,7 @@ async def _resolve(svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, 
                 raise NotFoundError("offering", "offeringId")
             check_cuda_compatible(image, offering)
             gpu = _gpu_ask(offering, preset, req)
-        if req.kind is SessionKind.JOB and (gpu is None or not gpu.exclusive):
+        if req.kind is SessionKind.JOB and gpu is not None and not gpu.exclusive:
             raise JobCapacityRefused(
                 _job_code(gpu),
                 "jobs run on exclusive whole cards only; time-sliced, MIG and fractional capacity is never "
@@ -556,9 +557,26 @@ def _gpu_ask(offering: Offering, preset: Preset | None, req: SessionRequest) -> 
     )
 
 
-def _gpu_request(s: Session, clusters: frozenset[str] | None) -> GpuRequest:
+def _waiting_reason(scheduler: Scheduler, request: GpuRequest) -> str:
+    return f"waiting for capacity: {scheduler.shortfall(request)}"
+
+
+def _request(s: Session, clusters: frozenset[str] | None) -> GpuRequest:
+    """What the scheduler places for a session: its GPU ask, or CPU and memory only (a
+    CPU-only session waits in the CPU queue and is placed like any other request)."""
     g = s.gpu
-    assert g is not None
+    if g is None:
+        return GpuRequest(
+            workload_id=str(s.id),
+            offering=CPU_QUEUE,
+            cpu_only=True,
+            cpu_millicores=s.cpu_millicores,
+            memory_mib=s.memory_mib,
+            priority=s.priority,
+            is_job=s.kind is SessionKind.JOB,
+            preemptible=s.preemptible,
+            clusters=frozenset({s.requested_cluster}) if s.requested_cluster else clusters,
+        )
     forced = GpuKind(g.forced_kind) if g.forced_kind else None
     return GpuRequest(
         workload_id=str(s.id),
@@ -630,10 +648,6 @@ async def _session_create(svc: SessionServices, actor: Actor, req: SessionReques
                 s = replace(s, state=S.PENDING_APPROVAL, state_reason="waiting for an admin's approval")
                 await uow.sessions.add(s)
                 _notify_admins_later(uow, s)
-            elif s.gpu is None:
-                s = replace(s, state=S.SCHEDULED, cluster_id=req.cluster or svc.clusters.default_cpu_cluster())
-                await uow.sessions.add(s)
-                effects.apply.append(s.id)
             else:
                 s = await _place_new(svc, uow, actor, s, resolved, effects)
             for w in resolved.warnings:
@@ -661,7 +675,7 @@ async def _place_new(
     allowed = resolved.policy.allowed_clusters
     if s.requested_cluster is not None and allowed is not None and s.requested_cluster not in allowed:
         raise _refuse(4, InvalidValueError("cluster", f"your scope may not use cluster {s.requested_cluster}"))
-    request = _gpu_request(s, frozenset(allowed) if allowed is not None else None)
+    request = _request(s, frozenset(allowed) if allowed is not None else None)
     try:
         admission = scheduling.admit(state.scheduler, state.queue, request, arrival=state.arrival())
     except SchedulingError as exc:
@@ -670,7 +684,8 @@ async def _place_new(
         s = _with_placement(s, admission.allocation, svc.clock.now())
         effects.apply.append(s.id)
     else:
-        s = replace(s, state=S.QUEUED, queued_at=svc.clock.now(), state_reason="waiting for capacity")
+        reason = _waiting_reason(state.scheduler, request)
+        s = replace(s, state=S.QUEUED, queued_at=svc.clock.now(), state_reason=reason)
         s = _drop_hold(s, effects)
     await uow.sessions.add(s)
     await _apply_admission_side_effects(svc, uow, state, admission.preempted, admission.also_admitted, effects)
@@ -809,7 +824,7 @@ async def _recheck_readmitted(svc: SessionServices, session_id: UUID) -> None:
     if one refuses now, the session stops with that step's reason and frees its place."""
     async with svc.uow() as uow:
         s = await uow.sessions.get(session_id)
-        if s is None or s.state != S.SCHEDULED or s.gpu is None:
+        if s is None or s.state != S.SCHEDULED:
             return
         user = await uow.tenancy.get_user(s.owner_id)
         chain = await _chain_for(uow, s.owner_id, user.username if user else "", s.group_id, s.organization_id)
@@ -823,11 +838,11 @@ async def _recheck_readmitted(svc: SessionServices, session_id: UUID) -> None:
             )
         if decision.refusal is not None:
             reason = f"step 4 (policy limits): {decision.refusal.message}"
-    if reason is None:
+    if reason is None and s.gpu is not None:  # CPU-only work skips the budget and the hold
         gate = await credits.evaluate_budget_gate(svc.budgets, svc.ledger, chain, svc.clock.now())
         if not gate.allowed:
             reason = f"step 5 (budget gate): {gate.message}"
-    if reason is None and not await _has_open_hold(svc, s):
+    if reason is None and s.gpu is not None and not await _has_open_hold(svc, s):
         try:
             held = await _reserve(svc, s, chain)
         except AdmissionRefused as exc:
@@ -857,8 +872,6 @@ async def _load_for_change(uow: SessionsUnitOfWork, actor: Actor, session_id: UU
 
 async def _release_capacity(svc: SessionServices, uow: SessionsUnitOfWork, s: Session, effects: _Effects) -> None:
     """Give back what the session holds (or take it out of the queue) and drain the queue."""
-    if s.gpu is None:
-        return
     state = await uow.capacity.lock()
     wid = str(s.id)
     if state.scheduler.allocation(wid) is not None:
@@ -947,33 +960,24 @@ async def _session_resume(svc: SessionServices, actor: Actor, session_id: UUID) 
             s = replace(current, hold_id=s.hold_id, hold_seq=s.hold_seq).transition(
                 S.RESUMING, svc.clock.now(), "resuming"
             )
-            if s.gpu is None:
-                s = s.transition(S.SCHEDULED, svc.clock.now(), "resumed")
-                s = replace(s, cluster_id=s.requested_cluster or svc.clusters.default_cpu_cluster())
+            state = await uow.capacity.lock()
+            placed_req = _request(
+                s, frozenset(policy.allowed_clusters) if policy.allowed_clusters is not None else None
+            )
+            try:
+                admission = scheduling.admit(state.scheduler, state.queue, placed_req, arrival=state.arrival())
+            except SchedulingError as exc:
+                raise _refuse(7, exc) from exc
+            if admission.allocation is not None:
+                s = _with_placement(s, admission.allocation, svc.clock.now())
                 effects.apply.append(s.id)
-                await uow.sessions.update(s)
             else:
-                resolved = _Resolved(s, chain, policy, None, request, [])
-                state = await uow.capacity.lock()
-                gpu_req = _gpu_request(
-                    s, frozenset(policy.allowed_clusters) if policy.allowed_clusters is not None else None
-                )
-                try:
-                    admission = scheduling.admit(state.scheduler, state.queue, gpu_req, arrival=state.arrival())
-                except SchedulingError as exc:
-                    raise _refuse(7, exc) from exc
-                if admission.allocation is not None:
-                    s = _with_placement(s, admission.allocation, svc.clock.now())
-                    effects.apply.append(s.id)
-                else:
-                    s = _drop_hold(s.transition(S.QUEUED, svc.clock.now(), "waiting for capacity"), effects)
-                await uow.sessions.update(s)
-                await _apply_admission_side_effects(
-                    svc, uow, state, admission.preempted, admission.also_admitted, effects
-                )
-                await uow.capacity.save(state)
-                uow.publish_after_commit(CAPACITY_TOPIC, {"reason": "resume"})
-                _ = resolved
+                waiting = _waiting_reason(state.scheduler, placed_req)
+                s = _drop_hold(s.transition(S.QUEUED, svc.clock.now(), waiting), effects)
+            await uow.sessions.update(s)
+            await _apply_admission_side_effects(svc, uow, state, admission.preempted, admission.also_admitted, effects)
+            await uow.capacity.save(state)
+            uow.publish_after_commit(CAPACITY_TOPIC, {"reason": "resume"})
             _publish_session(uow, s)
             await uow.commit()
     except BaseException:
@@ -1092,47 +1096,42 @@ async def session_approve(
             )
         now = svc.clock.now()
         s = replace(s, approved_by=actor.user_id)
-        if s.gpu is None:
-            s = s.transition(S.SCHEDULED, now, "approved")
-            s = replace(s, cluster_id=s.requested_cluster or svc.clusters.default_cpu_cluster())
-            effects.apply.append(s.id)
-            await uow.sessions.update(s)
-        else:
-            if gpu_kind is not None:
-                g = s.gpu
-                cards = g.cards if gpu_kind is GpuKind.EXCLUSIVE else 1
-                ratio = Fraction(cards) if gpu_kind is GpuKind.EXCLUSIVE else g.ratio
-                s = replace(
-                    s,
-                    gpu=replace(
-                        g,
-                        forced_kind=gpu_kind.value,
-                        exclusive=gpu_kind is GpuKind.EXCLUSIVE,
-                        shared=gpu_kind is GpuKind.SHARED,
-                        cards=cards,
-                        ratio=ratio,
-                    ),
-                )
-            state = await uow.capacity.lock()
-            user = await uow.tenancy.get_user(s.owner_id)
-            chain = await _chain_for(uow, s.owner_id, user.username if user else "", s.group_id, s.organization_id)
-            policy = await effective_policy(svc.policies, chain)
-            gpu_req = _gpu_request(
-                s, frozenset(policy.allowed_clusters) if policy.allowed_clusters is not None else None
+        if gpu_kind is not None and s.gpu is None:
+            raise InvalidValueError("gpuKind", "a CPU-only session has no GPU kind to assign")
+        if gpu_kind is not None and s.gpu is not None:
+            g = s.gpu
+            cards = g.cards if gpu_kind is GpuKind.EXCLUSIVE else 1
+            ratio = Fraction(cards) if gpu_kind is GpuKind.EXCLUSIVE else g.ratio
+            s = replace(
+                s,
+                gpu=replace(
+                    g,
+                    forced_kind=gpu_kind.value,
+                    exclusive=gpu_kind is GpuKind.EXCLUSIVE,
+                    shared=gpu_kind is GpuKind.SHARED,
+                    cards=cards,
+                    ratio=ratio,
+                ),
             )
-            try:
-                admission = scheduling.admit(state.scheduler, state.queue, gpu_req, arrival=state.arrival())
-            except SchedulingError as exc:
-                raise _refuse(7, exc) from exc
-            if admission.allocation is not None:
-                s = _with_placement(replace(s, state=S.PENDING_APPROVAL), admission.allocation, now)
-                effects.apply.append(s.id)
-            else:
-                s = _drop_hold(s.transition(S.QUEUED, now, "approved; waiting for capacity"), effects)
-            await uow.sessions.update(s)
-            await _apply_admission_side_effects(svc, uow, state, admission.preempted, admission.also_admitted, effects)
-            await uow.capacity.save(state)
-            uow.publish_after_commit(CAPACITY_TOPIC, {"reason": "approval"})
+        state = await uow.capacity.lock()
+        user = await uow.tenancy.get_user(s.owner_id)
+        chain = await _chain_for(uow, s.owner_id, user.username if user else "", s.group_id, s.organization_id)
+        policy = await effective_policy(svc.policies, chain)
+        placed_req = _request(s, frozenset(policy.allowed_clusters) if policy.allowed_clusters is not None else None)
+        try:
+            admission = scheduling.admit(state.scheduler, state.queue, placed_req, arrival=state.arrival())
+        except SchedulingError as exc:
+            raise _refuse(7, exc) from exc
+        if admission.allocation is not None:
+            s = _with_placement(replace(s, state=S.PENDING_APPROVAL), admission.allocation, now)
+            effects.apply.append(s.id)
+        else:
+            waiting = f"approved; {_waiting_reason(state.scheduler, placed_req)}"
+            s = _drop_hold(s.transition(S.QUEUED, now, waiting), effects)
+        await uow.sessions.update(s)
+        await _apply_admission_side_effects(svc, uow, state, admission.preempted, admission.also_admitted, effects)
+        await uow.capacity.save(state)
+        uow.publish_after_commit(CAPACITY_TOPIC, {"reason": "approval"})
         _publish_session(uow, s)
         await uow.commit()
     await _run_effects(svc, effects)

@@ -119,7 +119,11 @@ def session_resource(spec: WorkloadSpec, cluster_id: str, *, run_as_user: int | 
         body["resources"]["shm"] = f"{spec.shm_mib}Mi"
     if run_as_user is not None:
         body["runAsUser"] = run_as_user
-    if spec.placement is not None:
+    if spec.placement is not None and spec.placement.kind is None:
+        if spec.placement.cluster_id != cluster_id:
+            raise WorkloadRefused(f"placement is on cluster {spec.placement.cluster_id!r}, not {cluster_id!r}")
+        body["node"] = node_name_of(cluster_id, spec.placement.node_id)
+    elif spec.placement is not None:
         body["gpu"] = gpu_request(spec.placement, cluster_id)
     if spec.volumes:
         used: set[str] = set()
@@ -150,6 +154,8 @@ def session_resource(spec: WorkloadSpec, cluster_id: str, *, run_as_user: int | 
 def gpu_request(placement: Placement, cluster_id: str) -> dict[str, Any]:
     if placement.cluster_id != cluster_id:
         raise WorkloadRefused(f"placement is on cluster {placement.cluster_id!r}, not {cluster_id!r}")
+    if placement.kind is None:
+        raise WorkloadRefused("a CPU-only placement has no GPU request")
     kind = _KIND_TO_CR[placement.kind]
     request: dict[str, Any] = {
         "kind": kind,

@@ -118,13 +118,7 @@ async def connect_cluster(
 
 
 async def disconnect_cluster(container: Any, cluster_id: str) -> None:
-    port = container.clusters.get(cluster_id)
-    # ClusterAdapters has no removal yet; its registry dict is the one place adapters live
-    ports = getattr(container.clusters, "_ports", None)
-    if isinstance(ports, dict):
-        ports.pop(cluster_id, None)
-        if getattr(container.clusters, "_cpu_default", None) == cluster_id:
-            container.clusters._cpu_default = next(iter(ports), None)
+    port = container.clusters.remove(cluster_id)
     close = getattr(port, "close", None)
     if close is not None:
         await close()

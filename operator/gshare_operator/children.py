@@ -23,6 +23,7 @@ from gshare_operator.constants import (
     ANNOTATION_GENERATION,
     ANNOTATION_SPEC_HASH,
     API_VERSION,
+    HOSTNAME_LABEL,
     KIND,
     LABEL_COMPONENT,
     LABEL_MANAGED_BY,
@@ -324,6 +325,9 @@ def desired_pod(cr: JSON, settings: ChildSettings) -> JSON:
     if gpu.node_selector:
         pod_spec["nodeSelector"] = dict(gpu.node_selector)
         pod_spec["tolerations"] = list(gpu.tolerations)
+    elif spec.get("node"):
+        # a CPU-only session placed by the control plane: its CPU and memory were counted there
+        pod_spec["nodeSelector"] = {HOSTNAME_LABEL: str(spec["node"])}
     if gpu.scheduler_name:
         pod_spec["schedulerName"] = gpu.scheduler_name
     pod = _with_hash(

@@ -361,7 +361,7 @@ class SessionReconciler:
 
     def _status(self, cr: JSON, pod: Any | None, urls: list[JSON], *, node_lost: bool = False) -> JSON:
         spec = cr["spec"]
-        placement_node = ((spec.get("gpu") or {}).get("placement") or {}).get("node")
+        placement_node = ((spec.get("gpu") or {}).get("placement") or {}).get("node") or spec.get("node")
         previous = cr.get("status") or {}
         scheduled: JSON | None = None
         if pod is None:

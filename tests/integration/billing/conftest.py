@@ -112,7 +112,7 @@ async def billed(billing_database_url: str) -> AsyncIterator[Billed]:
 
     cluster = SimulatedCluster.demo(on_status, clock=clock, start_delay=0)
     await register_cluster_inventory(c, cluster, kind="simulated")
-    c.clusters.add(cluster, cpu_default=True)
+    c.clusters.add(cluster)
     world = await build_world(c)
     async with c.uow() as uow:
         off = await catalog.offering_create(

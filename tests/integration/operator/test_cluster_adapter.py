@@ -186,6 +186,30 @@ async def test_cpu_only_session_needs_no_gpu(
     assert not any(k.startswith("nvidia.com/") for k in pod["spec"]["containers"][0]["resources"]["limits"])
 
 
+async def test_a_placed_cpu_only_session_is_pinned_to_its_node(
+    adapter: KubernetesCluster,
+    cluster: KubeApiServer,
+    operators: OperatorFactory,
+    kubelet: Kubelet,
+    receiver: Receiver,
+) -> None:
+    """The control plane counted its CPU and memory on one node: the pod must run there."""
+    await operators.start()
+    inventory = await adapter.read_inventory()
+    node = inventory.node(f"{CLUSTER}/ex-1")
+    session_id = uuid4()
+    placement = Placement(CLUSTER, node.id, None, (), Fraction(0), 4000, 16384)
+    await adapter.apply(workload(session_id, placement))
+    cr = cluster.get("gsharesessions", resource_name(session_id), NS)
+    assert cr is not None and cr["spec"]["node"] == "ex-1" and "gpu" not in cr["spec"]
+    await eventually(lambda: cluster.get("pods", resource_name(session_id), NS) is not None)
+    pod = cluster.get("pods", resource_name(session_id), NS)
+    assert pod["spec"]["nodeSelector"] == {"kubernetes.io/hostname": "ex-1"}
+    assert not any(k.startswith("nvidia.com/") for k in pod["spec"]["containers"][0]["resources"]["limits"])
+    assert "tolerations" not in pod["spec"]
+    await adapter.delete(session_id)
+
+
 async def test_jobs_and_foreign_placements_are_refused(adapter: KubernetesCluster, cluster: KubeApiServer) -> None:
     inventory = await adapter.read_inventory()
     spec = workload(uuid4(), placement_for(inventory, GpuKind.EXCLUSIVE))

@@ -1,5 +1,6 @@
 """One test per admission step: each refusal names its step and changes nothing (no hold,
-no placement, no pod); plus the CPU-only path, the approval path and queueing at step 7."""
+no placement, no pod); plus the CPU-only path (placed, without budget or hold), the approval
+path and queueing at step 7."""
 
 from __future__ import annotations
 
@@ -296,7 +297,7 @@ async def test_approval_path_with_an_assigned_gpu_kind(container: Any, runtime: 
     assert done.state == SessionState.REJECTED and "CPU preset" in done.state_reason
 
 
-async def test_cpu_only_path_skips_budget_hold_placement_and_queue(container: Any, runtime: Any) -> None:
+async def test_cpu_only_path_skips_budget_and_hold_and_is_placed_on_a_cpu_node(container: Any, runtime: Any) -> None:
     c = container
     cat = await catalog_for(c)
     sc = await fresh_scope(c, credits_=0)
@@ -313,7 +314,9 @@ async def test_cpu_only_path_skips_budget_hold_placement_and_queue(container: An
     s = await sessions.session_create(
         c.sessions, sc.actor, sessions.SessionRequest(name="cpu", image_id=cat["image"].id, preset_id=cat["cpu"].id)
     )
-    assert s.hold_id is None and s.placement is None and s.state == SessionState.SCHEDULED
+    assert s.hold_id is None and s.state == SessionState.SCHEDULED
+    # placed like any request: CPU and memory on a CPU-only node of the demo cluster
+    assert s.placement is not None and s.placement["kind"] is None and s.placement["node_id"] in ("cpu-1", "cpu-2")
     await wait_state(c, s.id, SessionState.RUNNING)
     await sessions.session_stop(c.sessions, sc.actor, s.id)
 

@@ -1,17 +1,23 @@
-"""The placement benchmark runs end to end in quick mode (timings are not asserted)."""
+"""The placement benchmark runs end to end on a small cluster (timings are not asserted)."""
 
 from __future__ import annotations
 
-from tests.bench.placement import run
+from tests.bench.placement import LOADS, ORDER, fill_verdict, run_fill, run_speed
 
 
-def test_the_benchmark_runs_in_quick_mode() -> None:
+def test_the_fill_experiment_and_the_speed_run_work_on_a_small_cluster() -> None:
     lines: list[str] = []
-    results = run(nodes=20, events=400, seed=3, out=lines.append, fill_seeds=2)
-    assert set(results) == {"first-fit", "best-fit", "fragmentation-aware", "scaling"}
-    for policy in ("first-fit", "best-fit", "fragmentation-aware"):
-        assert results[policy]["rate"] > 0
-        assert 0 <= results[policy]["share_at_first_failure"] <= 1
-        assert results[policy]["unallocatable_gpus"] >= 0
-    assert results["scaling"]["ratio"] > 0
-    assert any("decisions/s" in line for line in lines)
+    results = run_fill([3], 0.05, lines.append)
+    assert set(results) == set(ORDER)
+    for fills in results.values():
+        (f,) = fills
+        assert [f.allocated[x] >= 0 for x in LOADS] == [True] * len(LOADS)
+        assert all(0 <= f.allocated[x] <= 1 for x in LOADS)
+        # tasks never leave: what is allocated only grows with the load
+        assert [f.allocated[x] for x in LOADS] == sorted(f.allocated[x] for x in LOADS)
+        assert 0 < f.cpu_allocated < 1
+    verdict = fill_verdict(results, lines.append)
+    assert 0 < verdict["allocated@1.0"] <= 1
+    rates = run_speed(300, 200, 3, lines.append, names=("best-fit", "fragmentation-aware"))
+    assert all(small > 0 and big > 0 for small, big in rates.values())
+    assert any("unallocated" in line for line in lines)

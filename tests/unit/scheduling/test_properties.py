@@ -1,9 +1,13 @@
-"""Property tests: random place / release / pause / resume sequences on random inventories.
+"""Property tests: random place / release / pause / resume sequences on random inventories,
+for every placement policy, with CPU-only, fractional (HAMi or MIG), whole-card and
+time-sliced requests mixed, some asking for one card model and some for any of several.
 
 After every step the state is checked against an independent recount from the allocations:
-no card exceeds its VRAM or cores, a MIG instance or an exclusive card has one tenant, a
-time-sliced card never exceeds its replicas, nodes' CPU and memory hold. Releasing
-everything restores the empty inventory, and the same inputs give the same placements.
+no card exceeds its VRAM or cores (no GPU share over-committed), a MIG instance or an
+exclusive card has one tenant, a time-sliced card never exceeds its replicas, no node's CPU
+or memory is over-committed, every placement is on a model the request accepts, with the
+size it asked for on that model. Releasing everything restores the empty inventory, and
+the same inputs give the same placements.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from domain.inventory.model import (
     Node,
     SharingMode,
 )
-from domain.scheduling.model import Allocation, GpuRequest
+from domain.scheduling.model import CPU_QUEUE, Allocation, GpuRequest, ModelChoice
+from domain.scheduling.policies import POLICIES
 from domain.scheduling.scheduler import Scheduler
 
 MODELS = {"A": (81920, 100), "B": (24576, 100)}
@@ -34,7 +39,7 @@ MIG_LAYOUTS = (
     ("4g.40gb", "3g.40gb"),
     ("7g.80gb",),
 )
-POLICY_NAMES = ("best-fit", "first-fit", "fragmentation-aware")
+POLICY_NAMES = tuple(sorted(POLICIES))
 
 
 @st.composite
@@ -75,7 +80,7 @@ def inventories(draw: st.DrawFn) -> Inventory:
 def requests(draw: st.DrawFn, wid: str) -> GpuRequest:
     model = draw(st.sampled_from(sorted(MODELS)))
     vram, _ = MODELS[model]
-    kind = draw(st.sampled_from(["fraction", "fraction", "exclusive", "shared", "forced"]))
+    kind = draw(st.sampled_from(["fraction", "fraction", "exclusive", "shared", "forced", "cpu", "any"]))
     common = {
         "cpu_millicores": draw(st.sampled_from([0, 1000, 4000, 16000])),
         "memory_mib": draw(st.sampled_from([0, 4096, 65536])),
@@ -83,6 +88,31 @@ def requests(draw: st.DrawFn, wid: str) -> GpuRequest:
         "preemptible": draw(st.booleans()),
         "clusters": draw(st.sampled_from([None, frozenset({"c0"}), frozenset({"c1"})])),
     }
+    if kind == "cpu":
+        common.pop("preemptible")
+        return GpuRequest(wid, CPU_QUEUE, cpu_only=True, is_job=draw(st.booleans()), **common)  # type: ignore[arg-type]
+    if kind == "any":  # a class of cards: the scheduler picks the model; sizes differ per model
+        share = draw(st.sampled_from([(1, 2), (1, 4), (1, 8), (3, 10)]))
+        exclusive = draw(st.integers(0, 2))
+        choices = tuple(
+            ModelChoice(
+                m,
+                0 if exclusive else MODELS[m][0] * share[0] // share[1],
+                0 if exclusive else 100 * share[0] // share[1],
+                1000 * (i + 1),
+            )
+            for i, m in enumerate(sorted(MODELS))
+        )
+        first = choices[0]
+        return GpuRequest(
+            wid,
+            "any",
+            vram_mib=first.vram_mib,
+            cores=first.cores,
+            exclusive_cards=exclusive,
+            choices=choices,
+            **common,  # type: ignore[arg-type]
+        )
     if kind == "exclusive":
         return GpuRequest(
             wid,
@@ -131,15 +161,23 @@ def check_invariants(s: Scheduler) -> None:
         p = a.placement
         cpu[p.node_id] += p.cpu_millicores
         mem[p.node_id] += p.memory_mib
-        assert p.kind is GpuKind.EXCLUSIVE or len(p.shares) == 1
-        if a.request.is_job:
+        assert p.kind is GpuKind.EXCLUSIVE or p.kind is None or len(p.shares) == 1
+        if a.request.is_job and not a.request.cpu_only:
             assert p.kind is GpuKind.EXCLUSIVE
         if a.request.clusters is not None:
             assert p.cluster_id in a.request.clusters
+        if a.request.cpu_only:
+            assert p.kind is None and p.shares == () and p.ratio == 0 and p.model is None
+        else:
+            option = a.request.choice(p.model)
+            assert option is not None  # placed on a model the request accepts
+            if p.kind in (GpuKind.HAMI, GpuKind.MIG):
+                # the fraction it asked for on that model (a MIG instance holds at least that)
+                assert p.shares[0].vram_mib >= option.vram_mib and p.shares[0].cores >= option.cores
         for share in p.shares:
             node, card = cards[share.card_uuid]
             assert node.id == p.node_id and node.cluster_id == p.cluster_id
-            assert card.model == a.request.offering
+            assert card.model == p.model
             tenants[card.uuid].append(a.workload_id)
             if p.kind is GpuKind.MIG:
                 assert share.mig_instance_id in {m.id for m in card.mig_instances}

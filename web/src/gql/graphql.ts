@@ -348,12 +348,15 @@ export type ClusterDeregisterPayload = {
 
 export type ClusterNode = {
   __typename?: 'ClusterNode';
+  /** What GPU sessions hold on this node. */
   allocations: Array<AllocationView>;
   cards: Array<Card>;
   clusterId: Scalars['String']['output'];
   clusterName: Scalars['String']['output'];
   cordoned: Scalars['Boolean']['output'];
   cpuMillicores: Scalars['Int']['output'];
+  /** What CPU-only sessions hold on this node: they are placed on nodes like any session. */
+  cpuOnlyAllocations: Array<CpuAllocationView>;
   freeCpuMillicores: Scalars['Int']['output'];
   freeMemoryMib: Scalars['Int']['output'];
   id: Scalars['String']['output'];
@@ -403,6 +406,17 @@ export type Counts = {
   available: Scalars['Int']['output'];
   total: Scalars['Int']['output'];
   used: Scalars['Int']['output'];
+};
+
+/** CPU and memory a CPU-only session holds on a node (it holds no card). */
+export type CpuAllocationView = {
+  __typename?: 'CpuAllocationView';
+  cpuMillicores: Scalars['Int']['output'];
+  memoryMib: Scalars['Int']['output'];
+  /** Global ID of the session, when visible to you. */
+  sessionId?: Maybe<Scalars['ID']['output']>;
+  /** Its name, when visible to you. */
+  sessionName?: Maybe<Scalars['String']['output']>;
 };
 
 /** Credits reserved in a personal wallet for a running session. */
@@ -1590,7 +1604,8 @@ export type PersonalAccessTokenPayload = {
 export type PlacementPolicy =
   | 'BEST_FIT'
   | 'FIRST_FIT'
-  | 'FRAGMENTATION_AWARE';
+  | 'FRAGMENTATION_AWARE'
+  | 'GPU_PACKING';
 
 export type PolicyDeleteInput = {
   scope: ScopeInput;
@@ -2400,6 +2415,7 @@ export type SessionPlacement = {
   __typename?: 'SessionPlacement';
   cardUuids: Array<Scalars['String']['output']>;
   clusterId: Scalars['String']['output'];
+  /** hami, mig, shared or exclusive; cpu for a CPU-only session. */
   kind: Scalars['String']['output'];
   migInstanceId?: Maybe<Scalars['String']['output']>;
   nodeId: Scalars['String']['output'];
