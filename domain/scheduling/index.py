@@ -161,21 +161,17 @@ class FractionIndex:
     """Objects keyed by two ints: HAMi cards of one model by (free cores, free VRAM), nodes
     by (free CPU, free memory)."""
 
-    __slots__ = ("buckets", "fcs", "fvs", "memo")
+    __slots__ = ("buckets", "fcs", "fvs")
 
     def __init__(self) -> None:
         self.fcs: list[int] = []
         self.fvs: dict[int, list[int]] = {}
         self.buckets: dict[tuple[int, int], OrderedSet] = {}
-        # what a policy derived from the set of buckets present (not from their members):
-        # dropped whenever a bucket appears or goes
-        self.memo: dict[object, int] = {}
 
     def add(self, fc: int, fv: int, order: int) -> None:
         key = (fc, fv)
         bucket = self.buckets.get(key)
         if bucket is None:
-            self.memo.clear()
             bucket = self.buckets[key] = OrderedSet()
             fvs = self.fvs.get(fc)
             if fvs is None:
@@ -189,7 +185,6 @@ class FractionIndex:
         bucket = self.buckets[key]
         bucket.discard(order)
         if not bucket:
-            self.memo.clear()
             del self.buckets[key]
             fvs = self.fvs[fc]
             del fvs[bisect_left(fvs, fv)]
