@@ -177,6 +177,11 @@ class TransferRequest:
 MAX_KEY_LENGTH = 200
 
 
+def _a(word: str) -> str:
+    """The article before `word` ("an allocation", "a user": no kind starts with a vowel sound of u)."""
+    return "an" if word[:1] in "aeio" else "a"
+
+
 def validate_transfer_shape(
     kind: TransferKind,
     source: AccountRef,
@@ -192,7 +197,8 @@ def validate_transfer_shape(
         raise InvalidTransferError("the amount must be positive", "amount")
     if (source.kind, destination.kind) not in ALLOWED_EDGES[kind]:
         raise InvalidTransferError(
-            f"a {kind} cannot move credits from a {source.kind} account to a {destination.kind} account",
+            f"{_a(kind)} {kind} cannot move credits from {_a(source.kind)} {source.kind} account "
+            f"to {_a(destination.kind)} {destination.kind} account",
             "destination",
         )
 
