@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
+from domain.catalog.services import can_see_image
 from domain.common.clock import Clock, IdGenerator
 from domain.common.errors import DuplicateError, InvalidValueError, NotFoundError, PermissionDeniedError
 from domain.common.validation import ErrorCollector, clean_name, clean_slug
@@ -170,7 +171,8 @@ async def template_create(
     clean = clean_name(name, "name")
     if await uow.templates.name_taken(group.id, clean):
         raise DuplicateError("name", f"group {group.name} already has a template named {clean}")
-    if await uow.catalog.get_image(image_id) is None:
+    image = await uow.catalog.get_image(image_id)
+    if image is None or not can_see_image(actor, image):
         raise NotFoundError("image", "imageId")
     if preset_id is not None and await uow.catalog.get_preset(preset_id) is None:
         raise NotFoundError("preset", "presetId")
