@@ -9,6 +9,7 @@ domain's use cases, as the API would make it; audit entries through the API itse
 from __future__ import annotations
 
 import base64
+import functools
 import re
 import uuid
 from dataclasses import dataclass, field, replace
@@ -381,7 +382,8 @@ def slots_of(
     return found
 
 
-def known_types(schema: Any) -> set[str]:
+@functools.cache
+def known_types(schema: Any) -> frozenset[str]:
     from graphql import GraphQLNonNull, GraphQLObjectType
 
     out = set()
@@ -390,9 +392,10 @@ def known_types(schema: Any) -> set[str]:
             ft = t.fields["id"].type
             if isinstance(ft, GraphQLNonNull) and named(ft).name == "ID":
                 out.add(t.name)
-    return out
+    return frozenset(out)
 
 
+@functools.cache
 def node_types(schema: Any) -> list[str]:
     return sorted(t.name for t in schema.get_possible_types(schema.get_type("Node")))
 

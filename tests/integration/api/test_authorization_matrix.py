@@ -23,6 +23,7 @@ comparison can depend on what another case did.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -190,6 +191,7 @@ VACUOUS: dict[tuple[str, str, str], str] = {
 Case = tuple[Slot, Target]
 
 
+@functools.cache
 def cases(root: str, name: str) -> list[Case]:
     field_def = SCHEMA.get_type(root).fields[name]
     out = []
@@ -368,8 +370,34 @@ async def test_subscription(name: str, container: Any, shared_world: MatrixWorld
     await verdicts(shared_world, "Subscription", name, subscription_asker(container, shared_world), concurrent=True)
 
 
+@pytest.fixture(scope="module")
+async def mutation_worlds(
+    request: pytest.FixtureRequest, container: Any, client: httpx.AsyncClient
+) -> AsyncIterator[dict[str, asyncio.Task[MatrixWorld]]]:
+    """A world of its own for each selected mutation (nothing else sees its changes), built a
+    few at a time in the background while the tests before it run."""
+    selected = [
+        item.callspec.params["name"]
+        for item in request.session.items
+        if getattr(item, "originalname", None) == "test_mutation" and hasattr(item, "callspec")
+    ]
+    gate = asyncio.Semaphore(3)
+
+    async def build(name: str) -> MatrixWorld:
+        needs = {n for slot, t in cases("Mutation", name) for n in (t.object_type, t.node_type, slot.container) if n}
+        async with gate:
+            return await build_matrix_world(container, client, needs)
+
+    tasks = {name: asyncio.ensure_future(build(name)) for name in selected}
+    yield tasks
+    for task in tasks.values():
+        task.cancel()
+    await asyncio.gather(*tasks.values(), return_exceptions=True)
+
+
 @pytest.mark.parametrize("name", fields_with_cases("Mutation"))
-async def test_mutation(name: str, client: httpx.AsyncClient, container: Any) -> None:
-    needs = {n for slot, t in cases("Mutation", name) for n in (t.object_type, t.node_type, slot.container) if n}
-    mw = await build_matrix_world(container, client, needs)  # its own world: nothing else sees its changes
+async def test_mutation(
+    name: str, client: httpx.AsyncClient, mutation_worlds: dict[str, asyncio.Task[MatrixWorld]]
+) -> None:
+    mw = await mutation_worlds[name]
     await verdicts(mw, "Mutation", name, http_asker(client, mw), concurrent=True)
