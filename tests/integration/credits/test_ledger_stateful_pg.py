@@ -1,6 +1,8 @@
 """The ledger state machine of tests/unit/credits/test_ledger_stateful.py, on PostgreSQL:
 the same random sequences through SqlLedger / SqlRefillSchedules / SqlDirectory, with the
-invariants read back from the database after every step."""
+invariants read back from the database after every step: each account's cached balance (the
+`credit_accounts` row) equals the model's exact amount and the sum of the `credit_transfers`
+rows into it minus those out of it."""
 
 from __future__ import annotations
 
@@ -70,6 +72,19 @@ class PgBackend:
 
     def open_holds_by_wallet(self) -> dict[AccountRef, int]:
         return cast(dict[AccountRef, int], self.run(self._open_holds()))
+
+    async def _from_transfers(self) -> dict[AccountRef, int]:
+        by_id = {a.id: a for a in self.accounts}
+        totals: dict[AccountRef, int] = {}
+        async with self.engine.connect() as conn:
+            for column, sign in ((T.c.destination_account_id, 1), (T.c.source_account_id, -1)):
+                stmt = select(column, func.sum(T.c.amount_micro)).where(column.in_(list(by_id))).group_by(column)
+                for account, total in await conn.execute(stmt):
+                    totals[by_id[account]] = totals.get(by_id[account], 0) + sign * int(total)
+        return {a: v for a, v in totals.items() if v}
+
+    def balances_from_transfers(self) -> dict[AccountRef, int]:
+        return cast(dict[AccountRef, int], self.run(self._from_transfers()))
 
     def close(self) -> None:
         self.run(self.engine.dispose())
