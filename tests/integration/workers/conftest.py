@@ -1,15 +1,18 @@
 """Fixtures for the worker tests: a fresh database per test (period claims are global facts, so
-tests must not see each other's), a private Redis server that a test may stop and restart, and
-`gshare worker` subprocesses."""
+tests must not see each other's), a private Redis server and a private PostgreSQL server that a
+test may stop and restart (the machine's shared ones must not be), and `gshare worker`
+subprocesses."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -103,6 +106,84 @@ def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
         yield r
     finally:
         r.stop()
+
+
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+
+
+@dataclass
+class PrivatePostgres:
+    """A PostgreSQL 15 server of our own in a temporary directory, on a free port: `restart`
+    kills the server process (postmaster and every backend, no shutdown checkpoint: crash
+    recovery on the next start) and starts it again on the same port and data."""
+
+    directory: Path
+    port: int = field(default_factory=free_port)
+
+    @property
+    def data(self) -> Path:
+        return self.directory / "data"
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, *args: str) -> None:
+        # initdb and the server refuse to run as root: run them as the `postgres` user then
+        as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        subprocess.run([*as_user, *args], check=True, capture_output=True, timeout=60)
+
+    def init(self) -> None:
+        if not (PG_BIN / "initdb").exists():
+            if os.environ.get("CI") == "true":
+                raise RuntimeError(f"PostgreSQL 15 server binaries are required under CI=true ({PG_BIN})")
+            pytest.skip("PostgreSQL 15 server binaries not installed")
+        self.data.mkdir(parents=True)
+        if os.geteuid() == 0:
+            shutil.chown(self.directory, "postgres")
+            shutil.chown(self.data, "postgres")
+        self._run(str(PG_BIN / "initdb"), "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync")
+
+    def start(self) -> None:
+        options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.data} -c shared_buffers=16MB"
+        log = self.directory / "server.log"
+        if os.geteuid() == 0 and not log.exists():
+            log.touch()
+            shutil.chown(log, "postgres")
+        self._run(
+            str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(log), "-w", "-t", "30", "start"
+        )
+
+    def kill(self) -> None:
+        """The server process dies at once (`immediate`: SIGQUIT to the postmaster, no checkpoint)."""
+        self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+
+    def postmaster_pid(self) -> int:
+        return int((self.data / "postmaster.pid").read_text().split()[0])
+
+    def stop(self) -> None:
+        if (self.data / "postmaster.pid").exists():
+            with contextlib.suppress(subprocess.CalledProcessError, subprocess.TimeoutExpired):
+                self._run(str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+
+
+@pytest.fixture
+def private_postgres() -> Iterator[PrivatePostgres]:
+    """A private server with the schema migrated into its `postgres` database. Its directory
+    is a fresh one under the system temp dir (pytest's tmp_path is not reachable by the
+    `postgres` user)."""
+    from infra.db.migrate import upgrade
+
+    directory = Path(tempfile.mkdtemp(prefix="gshare-private-pg-"))
+    pg = PrivatePostgres(directory)
+    try:
+        pg.init()
+        pg.start()
+        upgrade(pg.url)
+        yield pg
+    finally:
+        pg.stop()
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 @dataclass

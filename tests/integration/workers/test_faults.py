@@ -19,7 +19,7 @@ from domain.common.clock import FrozenClock
 from domain.operations.model import JobRun, RunOutcome
 from infra.db.base import make_engine
 from infra.periodic.runs import SqlJobRuns
-from tests.integration.workers.conftest import PrivateRedis, Workers, free_port
+from tests.integration.workers.conftest import PrivatePostgres, PrivateRedis, Workers, free_port
 from tests.integration.workers.support import (
     C,
     assert_metered_exactly,
@@ -322,4 +322,53 @@ async def test_redis_restart_mid_run_loses_and_doubles_no_metering_tick(
         latest = max(keys)
         assert latest.rsplit(":", 1)[1] >= f"{up_at:%Y%m%dT%H%M%SZ}", "metering did not resume after the restart"
     finally:
+        await engine.dispose()
+
+
+@pytest.mark.timeout(120)
+async def test_postgresql_restart_under_the_metering_actor_loses_and_doubles_nothing(
+    tmp_path: Path, private_postgres: PrivatePostgres, private_redis: PrivateRedis
+) -> None:
+    """Issue 13: the database server process killed (every connection, no shutdown checkpoint)
+    while the metering actor runs every second, and started again. The worker survives it;
+    afterwards every session owes exactly its seconds up to its latest charge and was charged
+    each second once, every wallet is its funding minus its charges, every cached balance is
+    what the transfers say, to the micro-credit. The server is a private one
+    (tests/integration/workers/conftest.py): the machine's shared PostgreSQL is never touched."""
+    url = private_postgres.url
+    workers = Workers(tmp_path, url, private_redis.url)
+    engine = make_engine(url, pool_size=2)
+    try:
+        mw = await metering_world(engine)
+        await engine.dispose()  # no connection of ours across the restart
+        worker = workers.spawn(f"{METER}=1,{REFILLS}=86400,{PURGE}=86400")
+        worker.wait_for_log("running (", timeout=15)
+
+        async def succeeded_since(since: datetime, n: int) -> bool:
+            runs = await job_runs(url, METER)
+            return sum(1 for r in runs if r.outcome is RunOutcome.SUCCEEDED and r.period.start >= since) >= n
+
+        await wait_until(lambda: succeeded_since(datetime.min.replace(tzinfo=UTC), 2), 20, "ticks before the restart")
+        before = private_postgres.postmaster_pid()
+        private_postgres.kill()
+        await asyncio.sleep(2.5)  # ticks come due while the database is down
+        private_postgres.start()
+        up_at = datetime.now(UTC)
+        assert private_postgres.postmaster_pid() != before, "a new server process"
+        await wait_until(lambda: succeeded_since(up_at, 3), 30, "ticks after the restart")
+        await asyncio.sleep(3)  # let the sweep settle what the outage left half done
+        assert worker.process.poll() is None, "the worker survived the outage"
+        assert worker.terminate() == 0
+        seen = ("periodic scheduler tick failed", "Failed to process message sessions.meter", "missed period")
+        assert any(sign in worker.log() for sign in seen), "the worker met the outage"
+
+        ticks = await assert_metered_exactly(engine, mw)  # to the micro-credit, see support.py
+        runs = await job_runs(url, METER)
+        ran = sum(1 for r in runs if r.outcome is RunOutcome.SUCCEEDED)
+        assert all(3 <= n <= ran for n in ticks.values()), (ticks, ran)
+        keys = [key for sid in mw.sessions for key in await meter_charges(engine, sid)]
+        assert len(keys) == len(set(keys))
+        assert max(keys).rsplit(":", 1)[1] >= f"{up_at:%Y%m%dT%H%M%SZ}", "metering did not resume after the restart"
+    finally:
+        workers.cleanup()
         await engine.dispose()
