@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import parso
 import pytest
 
 cosmic_ray = pytest.importorskip("cosmic_ray", reason="cosmic-ray is in the 'mutation' extra")
+parso = pytest.importorskip("parso", reason="parso comes with cosmic-ray")
 
 from tests.mutation.sql_operators import OPERATORS  # noqa: E402
 
