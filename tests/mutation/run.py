@@ -40,7 +40,7 @@ MUTANTS = ROOT / "mutants"
 EQUIVALENT = Path(__file__).with_name("equivalent.txt")
 TARGET = 0.90
 
-KILLED_CODES = {1, 3, 36, 37, -24, 24, 152, 255, -9, -11}  # failed, timed out, refused by mypy
+KILLED_CODES = {1, 3, 36, 37, -24, 24, 152, 255, -9, -11}  # failed, timed out, refused by mypy (37)
 SURVIVED_CODES = {0, 5, 33}  # passed, or no test reached it
 
 
@@ -71,6 +71,7 @@ class PackageScore:
     package: str
     total: int = 0
     killed: int = 0
+    by_mypy: int = 0  # of the killed: refused by mypy --strict before any test ran
     equivalent: int = 0
     not_run: int = 0
     survivors: list[Mutant] = field(default_factory=list)
@@ -114,6 +115,7 @@ def score(
         s.total += 1
         if m.killed:
             s.killed += 1
+            s.by_mypy += m.exit_code == 37
             continue
         eq = equivalents.get(m.name)
         if eq is not None:
@@ -171,7 +173,8 @@ def mutated_line(name: str, path: str) -> tuple[int, str]:
 
 def mutmut(*args: str) -> int:
     cmd = [str(Path(sys.executable).with_name("mutmut")), "run", "--max-children", "1", *args]
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"  # mypy, for the type filter
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PATH": path}
     with open(MUTANTS / "mutmut.log", "a") as log:
         return subprocess.call(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
@@ -374,19 +377,22 @@ def report(package: str | None) -> int:
     for eq in stale:
         print(f"  stale entry in {EQUIVALENT.name}: {eq.name} (its line is no longer {eq.line!r})")
     print(f"\nmutation score per package (killed / non-equivalent; target {TARGET:.0%}):")
-    print(f"  {'package':<22} {'mutants':>8} {'killed':>7} {'equiv.':>7} {'surv.':>6} {'score':>7}")
+    print(f"  {'package':<22} {'mutants':>8} {'killed':>7} {'(mypy)':>7} {'equiv.':>7} {'surv.':>6} {'score':>7}")
     totals: Counter[str] = Counter()
     below = []
     for s in sorted(scores.values(), key=lambda s: s.package):
         mark = "" if s.score >= TARGET else "  < target"
         print(
-            f"  {s.package:<22} {s.total:>8} {s.killed:>7} {s.equivalent:>7} {len(s.survivors):>6} {s.score:>7.1%}{mark}"
+            f"  {s.package:<22} {s.total:>8} {s.killed:>7} {s.by_mypy:>7} {s.equivalent:>7} {len(s.survivors):>6} "
+            f"{s.score:>7.1%}{mark}"
         )
-        totals.update(total=s.total, killed=s.killed, equivalent=s.equivalent, survivors=len(s.survivors))
+        totals.update(
+            total=s.total, killed=s.killed, by_mypy=s.by_mypy, equivalent=s.equivalent, survivors=len(s.survivors)
+        )
         if s.score < TARGET:
             below.append(s.package)
     judged = totals["total"] - totals["equivalent"]
-    print(f"  {'all':<22} {totals['total']:>8} {totals['killed']:>7} {totals['equivalent']:>7} "
+    print(f"  {'all':<22} {totals['total']:>8} {totals['killed']:>7} {totals['by_mypy']:>7} {totals['equivalent']:>7} "
           f"{totals['survivors']:>6} {totals['killed'] / max(1, judged):>7.1%}")  # fmt: skip
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     print(f"  (commit {commit.stdout.strip()}; survivors include mutants no test reaches)")

@@ -40,7 +40,7 @@ def test_the_score_leaves_out_reviewed_equivalents_and_counts_unreached_mutants_
     lines = {"domain.credits.model.x_f__mutmut_5": "x = 1", "domain.credits.model.x_f__mutmut_6": "y = 3"}
     scores, stale = score(mutants, eq, lines)
     credits = scores["domain/credits"]
-    assert (credits.total, credits.killed, credits.equivalent) == (6, 2, 1)
+    assert (credits.total, credits.killed, credits.by_mypy, credits.equivalent) == (6, 2, 1, 1)
     assert [m.name[-1] for m in credits.survivors] == ["3", "4", "6"]
     assert credits.score == pytest.approx(2 / 5)
     assert scores["domain/audit"].score == 1.0
