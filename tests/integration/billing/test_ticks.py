@@ -391,3 +391,39 @@ async def test_a_charge_of_one_micro_credit_is_posted_and_counted_once(billed: B
     assert (await c.credits.ledger.balances([wallet]))[wallet].balance_micro == before - 3
     await assert_ledger_consistent(c.engine)
     await stop_all(b, [(actor, s)])
+
+
+async def test_the_sweep_closes_the_open_hold_of_a_session_in_each_closing_state_and_no_other(billed: Billed) -> None:
+    """A session that no longer runs (or waits) must not keep credits reserved: the sweep
+    (`bill(close=True)` without ids) settles the hold of one session in each closing state,
+    charging what it ran, and leaves a running session's hold open."""
+    from domain.credits.model import HoldStatus
+    from infra.billing.sql import CLOSING_STATES
+
+    b, c = billed, billed.c
+    actor = await b.user(50)
+    by_state = {state: await b.start(actor, GpuTier.S) for state in CLOSING_STATES}
+    running = await b.start(actor, GpuTier.S)
+    b.clock.advance(36)  # each has run 36 s: 1 000 007 × 1/16 × 36 / 3600 = 625 micro-credits
+    due = cost_micro(RATE_MICRO, ratio_of(GpuTier.S), 36)
+    assert due == 625
+    async with c.engine.begin() as conn:
+        for state, s in by_state.items():
+            await conn.execute(text("UPDATE sessions SET state = :st WHERE id = :id"), {"st": state, "id": s.id})
+    swept = await c.sessions.billing.bill(c.clock.now(), None, close=True)
+    ours = {line.session_id: line for line in swept.lines if line.owner_id == actor.user_id}
+    assert set(ours) == {s.id for s in by_state.values()}
+    assert all(line.closed and line.charged_micro == due for line in ours.values())
+    for state, s in by_state.items():
+        hold = await c.credits.ledger.get_hold(s.hold_id)
+        assert hold is not None and hold.status is HoldStatus.SETTLED, state
+        assert (await b.get(s.id)).charged_micro == due, state
+    still = await c.credits.ledger.get_hold(running.hold_id)
+    assert still is not None and still.status is HoldStatus.OPEN
+    again = await c.sessions.billing.bill(c.clock.now(), None, close=True)
+    assert not [line for line in again.lines if line.owner_id == actor.user_id]  # nothing left open to sweep
+    await assert_ledger_consistent(c.engine)
+    async with c.engine.begin() as conn:
+        for s in by_state.values():
+            await conn.execute(text("UPDATE sessions SET state = 'STOPPED' WHERE id = :id"), {"id": s.id})
+    await stop_all(b, [(actor, running)])
