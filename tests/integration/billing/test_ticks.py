@@ -427,3 +427,33 @@ async def test_the_sweep_closes_the_open_hold_of_a_session_in_each_closing_state
         for s in by_state.values():
             await conn.execute(text("UPDATE sessions SET state = 'STOPPED' WHERE id = :id"), {"id": s.id})
     await stop_all(b, [(actor, running)])
+
+
+async def test_a_tick_reports_only_the_sessions_that_need_attention(billed: Billed) -> None:
+    """A tick's lines name the sessions a caller must act on: none for running sessions whose
+    holds renew in full; one for a running session without an open hold. Billing no session
+    at all answers zeros."""
+    from domain.credits import services as credits
+
+    b, c = billed, billed.c
+    actor = await b.user(50)
+    healthy, unheld = await b.start(actor, GpuTier.S), await b.start(actor, GpuTier.S)
+    billing = c.sessions.billing
+    b.clock.advance(60)
+    tick = await billing.bill(c.clock.now(), None, close=False)
+    assert [line for line in tick.lines if line.owner_id == actor.user_id] == []
+    assert (await b.get(healthy.id)).charged_micro == cost_micro(RATE_MICRO, ratio_of(GpuTier.S), 60)
+    await credits.release_hold(c.credits.ledger, c.clock, hold_id=unheld.hold_id)
+    b.clock.advance(60)
+    tick = await billing.bill(c.clock.now(), None, close=False)
+    ours = [line for line in tick.lines if line.owner_id == actor.user_id]
+    assert [(line.session_id, line.hold_micro, line.closed) for line in ours] == [(unheld.id, 0, False)]
+    assert ours[0].charged_micro == cost_micro(RATE_MICRO, ratio_of(GpuTier.S), 120) - cost_micro(
+        RATE_MICRO, ratio_of(GpuTier.S), 60
+    )
+    from uuid import uuid4
+
+    nothing = await billing.bill(c.clock.now(), [uuid4()], close=False)
+    assert (nothing.sessions, nothing.transfers, nothing.charged_micro, nothing.lines) == (0, 0, 0, ())
+    await assert_ledger_consistent(c.engine)
+    await stop_all(b, [(actor, healthy), (actor, unheld)])
