@@ -4,6 +4,7 @@ a deep link such as /sessions/<id> gets the console's index.html)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
@@ -16,19 +17,24 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import Scope
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
+from cross_web import HTTPException as StrawberryHTTPException
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types.unset import UNSET
 
+from api.callbacks import MAX_BODY_BYTES as CALLBACK_MAX_BODY_BYTES
 from api.callbacks import callback_routes
+from api.common.request_errors import RequestErrorCode
 from api.context import SESSION_COOKIE, Context
 from api.dataloaders import build_loaders
+from api.http import BodyLimit, exception_handlers, graphql_refusal
+from api.limits import InFlight, in_flight
 from api.schema import build_schema
 from domain.tenancy import services as tenancy
 from domain.tenancy.model import Actor
@@ -76,6 +82,10 @@ class GShareGraphQL(GraphQL[Context, None]):
                 max_depth=settings.max_query_depth,
                 max_tokens=settings.max_query_tokens,
                 max_aliases=settings.max_aliases,
+                max_fields=settings.max_query_fields,
+                max_length=settings.max_query_length,
+                max_field_comparisons=settings.max_field_comparisons,
+                validation_timeout=settings.validation_timeout_seconds,
                 introspection=settings.introspection,
             ),
             graphql_ide="graphiql" if settings.graphiql else None,
@@ -88,6 +98,39 @@ class GShareGraphQL(GraphQL[Context, None]):
             **kwargs,
         )
         self.container = container
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """HTTP requests run under `request_timeout_seconds`: past it the client gets a typed
+        503 and the work is cancelled, unless a mutation has begun executing (cancelling it
+        midway would leave the rest to the periodic sweeps; it is let finish)."""
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        flight = InFlight()
+        token = in_flight.set(flight)
+        try:
+            work = asyncio.ensure_future(self._answer(scope, receive))
+        finally:
+            in_flight.reset(token)
+        try:
+            response = await asyncio.wait_for(asyncio.shield(work), self.container.settings.request_timeout_seconds)
+        except TimeoutError:
+            if flight.mutating:
+                response = await work
+            else:
+                work.cancel()
+                log.warning("request stopped after %ss", self.container.settings.request_timeout_seconds)
+                response = graphql_refusal(503, RequestErrorCode.REQUEST_TIMEOUT, "the request took too long and was stopped")
+        except asyncio.CancelledError:
+            work.cancel()
+            raise
+        await response(scope, receive, send)
+
+    async def _answer(self, scope: Scope, receive: Receive) -> Response:
+        try:
+            return await self.run(Request(scope=scope, receive=receive))  # type: ignore[return-value]
+        except StrawberryHTTPException as exc:
+            return PlainTextResponse(exc.reason, status_code=exc.status_code)
 
     async def get_context(self, request: Request | WebSocket, response: Response | WebSocket) -> Context:  # type: ignore[override]
         actor: Actor | None = None
@@ -230,6 +273,11 @@ def create_app(container: Container, web_dist: Path = WEB_DIST) -> Starlette:
 
     middleware = [
         Middleware(
+            BodyLimit,
+            max_bytes=settings.max_request_body_bytes,
+            overrides={"/callbacks/": CALLBACK_MAX_BODY_BYTES},
+        ),
+        Middleware(
             SessionMiddleware,
             secret_key=settings.resolved_secret_key(),
             session_cookie="gshare_oidc",
@@ -238,4 +286,4 @@ def create_app(container: Container, web_dist: Path = WEB_DIST) -> Starlette:
             max_age=600,
         )
     ]
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan, exception_handlers=exception_handlers())

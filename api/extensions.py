@@ -1,17 +1,30 @@
-"""Schema extensions: domain errors raised in queries become GraphQL errors with
-`extensions.code`/`field`; anything else is masked and logged with the request id."""
+"""How every GraphQL error leaves the server: one policy, applied in `GShareSchema.process_errors`
+(strawberry calls it for parse, validation, variable-coercion and execution errors alike, over
+HTTP and WebSocket).
+
+- a domain refusal raised in a resolver keeps its message, with `extensions.code`/`field`;
+- an error of the request itself (it has no `path`: syntax, limits, validation, variables) is
+  the client's: it keeps its message and gets a code (`api.common.request_errors`);
+- anything else is a fault of the server: its message is masked, it is logged at ERROR with
+  its traceback, and its code is `INTERNAL_ERROR`.
+
+Client mistakes are logged at INFO on one line, without a traceback.
+"""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable
+from typing import Any
 
-from graphql import GraphQLError
-from strawberry.extensions import MaskErrors, SchemaExtension
+from graphql import GraphQLError, GraphQLSyntaxError
+from graphql.validation.validate import ValidationAbortedError
 
+from api.common.request_errors import RequestErrorCode
 from domain.common.errors import DomainError
 
 log = logging.getLogger("gshare.api")
+MASKED_MESSAGE = "Internal error; it has been logged."
 
 
 def _domain(error: GraphQLError) -> DomainError | None:
@@ -19,23 +32,41 @@ def _domain(error: GraphQLError) -> DomainError | None:
     return original if isinstance(original, DomainError) else None
 
 
-class DomainErrors(SchemaExtension):
-    def on_operation(self) -> Iterator[None]:
-        yield
-        result = self.execution_context.result
-        if result is None or not result.errors:
-            return
-        for err in result.errors:
-            domain = _domain(err)
-            if domain is not None:
-                err.extensions = {**(err.extensions or {}), "code": str(domain.code), "field": domain.field}
-            elif err.original_error is not None:
-                request_id = getattr(self.execution_context.context, "request_id", "-")
-                log.error("unexpected error (request %s)", request_id, exc_info=err.original_error)
+def _request_code(error: GraphQLError) -> str:
+    if isinstance(error, GraphQLSyntaxError):
+        # graphql-core reports its length, token and comment limits as syntax errors ending so
+        if error.message.endswith("Parsing aborted."):
+            return RequestErrorCode.DOCUMENT_TOO_LARGE
+        return RequestErrorCode.GRAPHQL_PARSE_FAILED
+    if isinstance(error, ValidationAbortedError) and error.message == "Validation aborted.":
+        # graphql-core's comparison budget ran out, or fragments nest past the recursion limit
+        return RequestErrorCode.QUERY_TOO_COMPLEX
+    return RequestErrorCode.GRAPHQL_VALIDATION_FAILED
 
 
-def masking() -> MaskErrors:
-    return MaskErrors(
-        should_mask_error=lambda e: e.original_error is not None and _domain(e) is None,
-        error_message="Internal error; it has been logged.",
-    )
+def shape_errors(errors: Iterable[GraphQLError], context: Any = None) -> None:
+    """Give each error its code and mask what the client must not see; in place (the same
+    objects go into the response)."""
+    for error in errors:
+        extensions: dict[str, Any] = dict(error.extensions or {})
+        domain = _domain(error)
+        if domain is not None:
+            extensions.update(code=str(domain.code), field=domain.field)
+            log.info("refused: %s %s (%s)", domain.code, domain.field or "-", domain.message)
+        elif "code" in extensions:
+            log.info("refused: %s (%s)", extensions["code"], error.message)
+        elif error.path is None and not _unexpected(error):
+            extensions["code"] = str(_request_code(error))
+            log.info("refused: %s (%s)", extensions["code"], error.message)
+        else:
+            extensions["code"] = str(RequestErrorCode.INTERNAL_ERROR)
+            log.error("unexpected error at %s", error.path, exc_info=error.original_error or error)
+            error.message = MASKED_MESSAGE
+        error.extensions = extensions
+
+
+def _unexpected(error: GraphQLError) -> bool:
+    """A pre-execution error raised by something other than graphql-core's own checks (an
+    extension, a scalar that failed on an unforeseen value)."""
+    original = error.original_error
+    return original is not None and not isinstance(original, (GraphQLError, ValueError, TypeError))

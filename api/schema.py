@@ -5,17 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import strawberry
+from graphql import GraphQLError
 from graphql.validation import NoSchemaIntrospectionCustomRule
 from strawberry import relay
-from strawberry.extensions import (
-    AddValidationRules,
-    MaxAliasesLimiter,
-    MaxTokensLimiter,
-    ParserCache,
-    QueryDepthLimiter,
-    ValidationCache,
-)
 from strawberry.schema.config import StrawberryConfig
+from strawberry.types import ExecutionContext
 from strawberry.tools import merge_types
 
 from api.audit.queries import AuditQuery
@@ -28,7 +22,8 @@ from api.common.scalars import SCALAR_MAP
 from api.context import Info
 from api.credits.mutations import CreditsMutation
 from api.credits.queries import CreditsQuery
-from api.extensions import DomainErrors, masking
+from api.extensions import shape_errors
+from api.limits import DocumentGate, DocumentGuard, DocumentPolicy
 from api.inventory.queries import InventoryQuery, InventorySubscription
 from api.operations.queries import OperationsQuery
 from api.policies.mutations import PoliciesMutation
@@ -84,35 +79,61 @@ Subscription = merge_types(
 )
 
 
+class GShareSchema(strawberry.Schema):
+    """The schema, with one error policy (`api.extensions`) and, when introspection is off,
+    no "Did you mean …" suggestions at execution either (variable coercion names enum values)."""
+
+    def __init__(self, *args: Any, hide_suggestions: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.hide_suggestions = hide_suggestions
+
+    def _get_custom_context_kwargs(
+        self, operation_extensions: dict[str, Any] | None = None, *, sync: bool = False
+    ) -> dict[str, Any]:
+        kwargs = super()._get_custom_context_kwargs(operation_extensions, sync=sync)
+        if self.hide_suggestions:
+            kwargs["hide_suggestions"] = True
+        return kwargs
+
+    def process_errors(self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None) -> None:
+        shape_errors(errors, execution_context)
+
+
 def build_schema(
-    *, max_depth: int = 12, max_tokens: int = 2000, max_aliases: int = 30, introspection: bool = True
-) -> strawberry.Schema:
-    # The limiters' rule classes are built once, here: a limiter constructed per request brings
-    # new rule classes every time, and the validation cache (keyed by the document and the
-    # rules) would then never hit. Validation was a sixth of a sessionCreate's CPU.
-    rules: list[Any] = [
-        *QueryDepthLimiter(max_depth=max_depth).validation_rules,
-        *MaxAliasesLimiter(max_alias_count=max_aliases).validation_rules,
-    ]
-    if not introspection:
-        rules.append(NoSchemaIntrospectionCustomRule)
-    extensions: list[Any] = [
-        # the same documents arrive again and again (the console, clients): parse and
-        # validate each once
-        lambda: ParserCache(maxsize=512),
-        lambda: AddValidationRules(rules),
-        lambda: ValidationCache(maxsize=512),
-        lambda: MaxTokensLimiter(max_token_count=max_tokens),
-        DomainErrors,
-        masking,
-    ]
-    return strawberry.Schema(
+    *,
+    max_depth: int = 12,
+    max_tokens: int = 2000,
+    max_aliases: int = 30,
+    max_fields: int = 2000,
+    max_length: int = 100_000,
+    max_field_comparisons: int = 5_000,
+    validation_timeout: float = 2.0,
+    introspection: bool = True,
+) -> GShareSchema:
+    # The document gate (its rules and caches) is built once, here: the caches are keyed by
+    # the query text and the parsed document, and the same documents arrive again and again
+    # (the console, clients). Validation was a sixth of a sessionCreate's CPU.
+    gate = DocumentGate(
+        DocumentPolicy(
+            max_length=max_length,
+            max_tokens=max_tokens,
+            max_fields=max_fields,
+            max_depth=max_depth,
+            max_aliases=max_aliases,
+            max_field_comparisons=max_field_comparisons,
+            validation_timeout=validation_timeout,
+            hide_suggestions=not introspection,
+            extra_rules=() if introspection else (NoSchemaIntrospectionCustomRule,),
+        )
+    )
+    return GShareSchema(
         query=Query,
         mutation=Mutation,
         subscription=Subscription,
-        extensions=extensions,
+        extensions=[lambda: DocumentGuard(gate)],
         types=[MutationError],
         config=StrawberryConfig(scalar_map=SCALAR_MAP),
+        hide_suggestions=not introspection,
     )
 
 

@@ -61,7 +61,13 @@ async def _serve(settings: Settings) -> int:
             await workers.start()
         app = create_app(container)
         config = uvicorn.Config(
-            app, host=settings.host, port=settings.port, log_level=settings.log_level, lifespan="on"
+            app,
+            host=settings.host,
+            port=settings.port,
+            log_level=settings.log_level,
+            lifespan="on",
+            # a WebSocket message over it closes the socket (1009) before it is buffered whole
+            ws_max_size=settings.max_websocket_message_bytes,
         )
         server = uvicorn.Server(config)
         mode = "embedded PostgreSQL" if settings.embedded else "PostgreSQL"

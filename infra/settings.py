@@ -64,6 +64,21 @@ class Settings(BaseSettings):
     max_query_depth: int = 12
     max_query_tokens: int = 2000
     max_aliases: int = 30
+    max_query_fields: int = Field(
+        default=2000, description="fields a document may select once its fragments are spread"
+    )
+    max_query_length: int = Field(
+        default=100_000, description="characters of a GraphQL document (whitespace, comments and strings count)"
+    )
+    max_field_comparisons: int = Field(
+        default=5000, description="work graphql-core may spend checking that repeated fields merge"
+    )
+    validation_timeout_seconds: float = 2.0
+    request_timeout_seconds: float = Field(
+        default=30.0, description="a GraphQL request's whole time; a mutation already executing is let finish"
+    )
+    max_request_body_bytes: int = 1024 * 1024
+    max_websocket_message_bytes: int = 1024 * 1024
     max_subscriptions_per_connection: int = 20
     allowed_origins: list[str] = Field(
         default_factory=list, description="extra WebSocket origins besides the server's own"

@@ -80,3 +80,20 @@ async def test_a_body_within_the_limit_still_answers(app: Any) -> None:
         [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
     )
     assert status == 200 and json.loads(answer) == {"data": {"me": None}}
+
+
+async def test_a_request_past_its_deadline_gets_a_typed_503(app: Any, container: Any, monkeypatch: Any) -> None:
+    import asyncio
+
+    import api.app
+
+    async def slow_sign_in(*_args: Any) -> tuple[None, None]:
+        await asyncio.sleep(2)
+        return None, None
+
+    monkeypatch.setattr(api.app, "_actor_from_credentials", slow_sign_in)
+    monkeypatch.setattr(container.settings, "request_timeout_seconds", 0.2)
+    body = json.dumps({"query": "{ me { id } }"}).encode()
+    status, answer, _ = await drive(app, "/graphql", [body], [(b"content-type", b"application/json")])
+    assert status == 503
+    assert json.loads(answer)["errors"][0]["extensions"]["code"] == "REQUEST_TIMEOUT"

