@@ -12,19 +12,19 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from cross_web import HTTPException as StrawberryHTTPException
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
-from cross_web import HTTPException as StrawberryHTTPException
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types.unset import UNSET
 
@@ -33,12 +33,15 @@ from api.callbacks import callback_routes
 from api.common.request_errors import RequestErrorCode
 from api.context import SESSION_COOKIE, Context
 from api.dataloaders import build_loaders
-from api.http import BodyLimit, exception_handlers, graphql_refusal
+from api.extensions import UNAVAILABLE_MESSAGE
+from api.http import BodyLimit, RequestContext, exception_handlers, graphql_refusal
 from api.limits import InFlight, in_flight
 from api.schema import build_schema
 from domain.tenancy import services as tenancy
 from domain.tenancy.model import Actor
 from infra.bootstrap import Container
+from infra.db.failures import database_unavailable
+from infra.request_context import install_log_record_factory
 
 log = logging.getLogger("gshare.api")
 WEB_DIST = Path(__file__).resolve().parent.parent / "web" / "dist"
@@ -120,7 +123,9 @@ class GShareGraphQL(GraphQL[Context, None]):
             else:
                 work.cancel()
                 log.warning("request stopped after %ss", self.container.settings.request_timeout_seconds)
-                response = graphql_refusal(503, RequestErrorCode.REQUEST_TIMEOUT, "the request took too long and was stopped")
+                response = graphql_refusal(
+                    503, RequestErrorCode.REQUEST_TIMEOUT, "the request took too long and was stopped"
+                )
         except asyncio.CancelledError:
             work.cancel()
             raise
@@ -130,7 +135,20 @@ class GShareGraphQL(GraphQL[Context, None]):
         try:
             return await self.run(Request(scope=scope, receive=receive))  # type: ignore[return-value]
         except StrawberryHTTPException as exc:
-            return PlainTextResponse(exc.reason, status_code=exc.status_code)
+            return graphql_refusal(exc.status_code, RequestErrorCode.BAD_REQUEST, exc.reason)
+        except Exception as exc:
+            if not database_unavailable(exc):  # signing in read the database before any GraphQL ran
+                raise
+            log.error("the database is unavailable (%s: %s)", type(exc).__name__, exc)
+            return graphql_refusal(503, RequestErrorCode.SERVICE_UNAVAILABLE, UNAVAILABLE_MESSAGE)
+
+    def create_response(self, response_data: Any, sub_response: Response) -> Response:
+        response = super().create_response(response_data, sub_response)
+        results = response_data if isinstance(response_data, list) else [response_data]
+        codes = {(e.get("extensions") or {}).get("code") for r in results for e in (r.get("errors") or [])}
+        if RequestErrorCode.SERVICE_UNAVAILABLE in codes:
+            response.status_code = 503
+        return response
 
     async def get_context(self, request: Request | WebSocket, response: Response | WebSocket) -> Context:  # type: ignore[override]
         actor: Actor | None = None
@@ -284,6 +302,13 @@ def create_app(container: Container, web_dist: Path = WEB_DIST) -> Starlette:
             same_site="lax",
             https_only=settings.cookie_secure,
             max_age=600,
-        )
+        ),
     ]
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan, exception_handlers=exception_handlers())
+    install_log_record_factory()
+    return GShareApp(routes=routes, middleware=middleware, lifespan=lifespan, exception_handlers=exception_handlers())
+
+
+class GShareApp(Starlette):
+    def build_middleware_stack(self) -> ASGIApp:
+        # outside Starlette's error middleware, so that even its last-resort 500 carries the id
+        return RequestContext(super().build_middleware_stack())

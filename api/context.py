@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +14,7 @@ from strawberry.types import Info as _Info
 from domain.common.errors import CommonErrorCode, DomainError, PermissionDeniedError
 from domain.tenancy.model import Actor
 from infra.bootstrap import Container
+from infra.request_context import request_id as current_request_id
 
 if TYPE_CHECKING:
     from api.dataloaders import Loaders
@@ -30,7 +30,7 @@ class Context:
     actor: Actor | None
     auth_method: str | None  # "cookie", "token" or None
     loaders: Loaders
-    request_id: str = field(default_factory=lambda: uuid.uuid4().hex[:16])
+    request_id: str = field(default_factory=current_request_id.get)
     connection_params: dict[str, Any] | None = None
     session_secret: str | None = None
 

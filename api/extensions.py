@@ -5,8 +5,11 @@ HTTP and WebSocket).
 - a domain refusal raised in a resolver keeps its message, with `extensions.code`/`field`;
 - an error of the request itself (it has no `path`: syntax, limits, validation, variables) is
   the client's: it keeps its message and gets a code (`api.common.request_errors`);
+- the database being unreachable is `SERVICE_UNAVAILABLE` (the HTTP answer is then a 503);
 - anything else is a fault of the server: its message is masked, it is logged at ERROR with
   its traceback, and its code is `INTERNAL_ERROR`.
+
+Every error carries `extensions.requestId`, the id of the `X-Request-Id` header and the logs.
 
 Client mistakes are logged at INFO on one line, without a traceback.
 """
@@ -22,9 +25,12 @@ from graphql.validation.validate import ValidationAbortedError
 
 from api.common.request_errors import RequestErrorCode
 from domain.common.errors import DomainError
+from infra.db.failures import database_unavailable
+from infra.request_context import request_id
 
 log = logging.getLogger("gshare.api")
-MASKED_MESSAGE = "Internal error; it has been logged."
+MASKED_MESSAGE = "Internal error; it has been logged under the request id in extensions.requestId."
+UNAVAILABLE_MESSAGE = "The database is unavailable; try again shortly."
 
 
 def _domain(error: GraphQLError) -> DomainError | None:
@@ -53,6 +59,11 @@ def shape_errors(errors: Iterable[GraphQLError], context: Any = None) -> None:
         if domain is not None:
             extensions.update(code=str(domain.code), field=domain.field)
             log.info("refused: %s %s (%s)", domain.code, domain.field or "-", domain.message)
+        elif error.original_error is not None and database_unavailable(error.original_error):
+            extensions["code"] = str(RequestErrorCode.SERVICE_UNAVAILABLE)
+            original = error.original_error
+            log.error("the database is unavailable at %s (%s: %s)", error.path, type(original).__name__, original)
+            error.message = UNAVAILABLE_MESSAGE
         elif "code" in extensions:
             log.info("refused: %s (%s)", extensions["code"], error.message)
         elif error.path is None and not _unexpected(error):
@@ -62,6 +73,7 @@ def shape_errors(errors: Iterable[GraphQLError], context: Any = None) -> None:
             extensions["code"] = str(RequestErrorCode.INTERNAL_ERROR)
             log.error("unexpected error at %s", error.path, exc_info=error.original_error or error)
             error.message = MASKED_MESSAGE
+        extensions["requestId"] = request_id.get()
         error.extensions = extensions
 
 

@@ -3,6 +3,8 @@ buffer streamed bodies and responses)."""
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,16 +14,82 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.common.request_errors import RequestErrorCode
+from infra.db.failures import database_unavailable
+from infra.request_context import accepted_request_id, request_id
+
+log = logging.getLogger("gshare.http")
 
 
 def refusal(status: int, code: RequestErrorCode, message: str) -> JSONResponse:
-    """A request refused before any GraphQL ran: `{"code", "message"}`."""
-    return JSONResponse({"code": str(code), "message": message}, status_code=status)
+    """A request refused before any GraphQL ran: `{"code", "message", "requestId"}`."""
+    return JSONResponse({"code": str(code), "message": message, "requestId": request_id.get()}, status_code=status)
+
+
+class RequestContext:
+    """The outermost layer: gives each HTTP request and WebSocket connection its request id
+    (`X-Request-Id` when the client or a proxy sent a sane one), sets it for the logs, returns
+    it in `X-Request-Id` with the server's time in `Server-Timing`, and writes the access log
+    line (uvicorn's own is off: it is written outside the request and could not carry the id).
+    What escaped every handler is logged here with the id; Starlette has answered it already."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        rid = accepted_request_id(_header(scope, b"x-request-id"))
+        token = request_id.set(rid)
+        started = time.perf_counter()
+        status = 0
+        header = (b"x-request-id", rid.encode())
+
+        async def stamped(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                elapsed = (time.perf_counter() - started) * 1000
+                timing = (b"server-timing", f"app;dur={elapsed:.2f}".encode())
+                message = {**message, "headers": [*message.get("headers", []), header, timing]}
+            elif message["type"] == "websocket.accept":
+                message = {**message, "headers": [*message.get("headers", []), header]}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, stamped)
+        except Exception as exc:
+            if not status:
+                raise
+            what = f"{scope.get('method', 'WS')} {scope['path']}"
+            if database_unavailable(exc):
+                log.error("%s: the database is unavailable (%s: %s)", what, type(exc).__name__, exc)
+            else:
+                log.exception("%s failed", what)
+        finally:
+            if scope["type"] == "http":
+                log.info(
+                    "%s %s %s %.1fms",
+                    scope["method"],
+                    scope["path"],
+                    status or "-",
+                    (time.perf_counter() - started) * 1000,
+                )
+            request_id.reset(token)
+
+
+async def unhandled(_: Request, exc: Exception) -> Response:
+    """Starlette's last resort (it re-raises afterwards, and uvicorn logs the traceback):
+    a typed answer with the id to quote instead of a bare 500."""
+    if database_unavailable(exc):
+        return refusal(503, RequestErrorCode.SERVICE_UNAVAILABLE, "the database is unavailable; try again shortly")
+    return refusal(500, RequestErrorCode.INTERNAL_ERROR, "internal error; quote the request id")
 
 
 def graphql_refusal(status: int, code: RequestErrorCode, message: str) -> JSONResponse:
     """A GraphQL request refused as a whole, in the GraphQL response shape."""
-    return JSONResponse({"errors": [{"message": message, "extensions": {"code": str(code)}}]}, status_code=status)
+    extensions = {"code": str(code), "requestId": request_id.get()}
+    return JSONResponse({"errors": [{"message": message, "extensions": extensions}]}, status_code=status)
 
 
 class BodyTooLarge(HTTPException):
@@ -84,4 +152,4 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 
 def exception_handlers() -> dict[Any, Any]:
-    return {BodyTooLarge: body_too_large}
+    return {BodyTooLarge: body_too_large, Exception: unhandled}

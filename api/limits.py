@@ -49,9 +49,9 @@ from graphql.validation import ASTValidationRule, ValidationContext, specified_r
 from graphql.validation.rules import overlapping_fields_can_be_merged as overlapping_fields
 from graphql.validation.validate import ValidationAbortedError
 from strawberry.extensions import SchemaExtension
-from strawberry.types.graphql import OperationType
 from strawberry.schema.validation_rules.maybe_null import MaybeNullValidationRule
 from strawberry.schema.validation_rules.one_of import OneOfInputValidationRule
+from strawberry.types.graphql import OperationType
 
 from api.common.request_errors import RequestErrorCode
 
@@ -262,7 +262,11 @@ class DocumentGate:
     @property
     def parse_options(self) -> dict[str, Any]:
         limit = self.policy
-        return {"max_source_length": limit.max_length, "max_lexical_tokens": limit.max_tokens, "max_comments": limit.max_tokens}
+        return {
+            "max_source_length": limit.max_length,
+            "max_lexical_tokens": limit.max_tokens,
+            "max_comments": limit.max_tokens,
+        }
 
     def parse(self, query: str) -> DocumentNode | None:
         """The document, or None when it does not parse: strawberry's own parse step then

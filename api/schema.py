@@ -9,8 +9,8 @@ from graphql import GraphQLError
 from graphql.validation import NoSchemaIntrospectionCustomRule
 from strawberry import relay
 from strawberry.schema.config import StrawberryConfig
-from strawberry.types import ExecutionContext
 from strawberry.tools import merge_types
+from strawberry.types import ExecutionContext
 
 from api.audit.queries import AuditQuery
 from api.catalog.mutations import CatalogMutation
@@ -23,8 +23,8 @@ from api.context import Info
 from api.credits.mutations import CreditsMutation
 from api.credits.queries import CreditsQuery
 from api.extensions import shape_errors
-from api.limits import DocumentGate, DocumentGuard, DocumentPolicy
 from api.inventory.queries import InventoryQuery, InventorySubscription
+from api.limits import DocumentGate, DocumentGuard, DocumentPolicy
 from api.operations.queries import OperationsQuery
 from api.policies.mutations import PoliciesMutation
 from api.policies.queries import PoliciesQuery

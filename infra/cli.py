@@ -27,7 +27,10 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _logging(level: str) -> None:
-    logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from infra.request_context import install_log_record_factory
+
+    install_log_record_factory()
+    logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s")
 
 
 # ---------------------------------------------------------------- serve
@@ -66,6 +69,7 @@ async def _serve(settings: Settings) -> int:
             port=settings.port,
             log_level=settings.log_level,
             lifespan="on",
+            access_log=False,  # api.http.RequestContext writes it, with the request id
             # a WebSocket message over it closes the socket (1009) before it is buffered whole
             ws_max_size=settings.max_websocket_message_bytes,
         )

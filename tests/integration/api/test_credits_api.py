@@ -9,6 +9,7 @@ import io
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
+from unittest.mock import ANY
 from uuid import UUID
 
 import httpx
@@ -364,7 +365,7 @@ async def test_accounts_lists_what_the_viewer_administers_with_balances(as_: Any
 
 async def test_wallet_of_an_account_one_may_not_see_is_not_found(as_: Any, w: World) -> None:
     body = await as_("member").raw("query($a: AccountInput!) { wallet(account: $a) { kind } }", a=org(w.org_a))
-    assert body["errors"][0]["extensions"] == {"code": "NOT_FOUND", "field": "account"}
+    assert body["errors"][0]["extensions"] == {"code": "NOT_FOUND", "field": "account", "requestId": ANY}
     body = await as_("foreign_admin").raw(
         "query($a: AccountInput!) { wallet(account: $a) { kind } }", a=usr(w.users["member"])
     )
@@ -440,12 +441,12 @@ async def test_ledger_history_pages_newest_first_by_a_keyset_cursor(as_: Any, w:
 
     # the whole ledger is for super_admins; an account's history for its viewers
     body = await oa.raw(HISTORY, first=1)
-    assert body["errors"][0]["extensions"] == {"code": "PERMISSION_DENIED", "field": "account"}
+    assert body["errors"][0]["extensions"] == {"code": "PERMISSION_DENIED", "field": "account", "requestId": ANY}
     assert len(await history_ids(as_("super_admin"), None)) > 0  # type: ignore[arg-type]
     body = await as_("foreign_admin").raw(HISTORY, a=grp(g), first=1)
     assert body["errors"][0]["extensions"]["code"] == "NOT_FOUND"
     body = await oa.raw(HISTORY, a=grp(g), first=1, after="garbage")
-    assert body["errors"][0]["extensions"] == {"code": "INVALID_VALUE", "field": "after"}
+    assert body["errors"][0]["extensions"] == {"code": "INVALID_VALUE", "field": "after", "requestId": ANY}
 
 
 async def test_ledger_csv_export(as_: Any, w: World, client: httpx.AsyncClient, container: Any) -> None:
@@ -585,7 +586,7 @@ async def test_budgets_crud_with_status_and_the_gate(client: httpx.AsyncClient, 
     assert gate["statuses"][0]["scopeName"] == (await member("{ me { username } }"))["me"]["username"]
     # another user's gate is for the admins above them only
     body = await Gql(oa.client, w.tokens["foreign_admin"]).raw(gate_q, u=gid("User", w.users["member"]))
-    assert body["errors"][0]["extensions"] == {"code": "NOT_FOUND", "field": "userId"}
+    assert body["errors"][0]["extensions"] == {"code": "NOT_FOUND", "field": "userId", "requestId": ANY}
 
     # who may set: not a member, not a group admin for the organisation, not another org's admin
     assert refused(await budget_set(member, g1, C)) == ("PERMISSION_DENIED", "scope")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from typing import Any
+from unittest.mock import ANY
 
 import httpx
 import pytest
@@ -195,7 +196,7 @@ async def test_policies_list_node_and_visibility(as_: Any, w: World) -> None:
         assert (await as_("org_admin")(one, s=g2))["policy"] == {"storageQuotaMib": 10240}
         assert (await as_("org_admin")(one, s=scope("GROUP", "Group", w.g1)))["policy"] is None
         body = await as_("foreign_member").raw(one, s=g2)
-        assert body["errors"][0]["extensions"] == {"code": "NOT_FOUND", "field": "scope"}
+        assert body["errors"][0]["extensions"] == {"code": "NOT_FOUND", "field": "scope", "requestId": ANY}
     finally:
         ok(await policy_delete(as_("org_admin"), g2))
 
@@ -203,11 +204,11 @@ async def test_policies_list_node_and_visibility(as_: Any, w: World) -> None:
 async def test_effective_policy_of_someone_else_is_for_their_admins(as_: Any, w: World) -> None:
     member = gid("User", w.users["member"])
     body = await as_("foreign_admin").raw(EFFECTIVE, u=member)
-    assert body["errors"][0]["extensions"] == {"code": "NOT_FOUND", "field": "userId"}
+    assert body["errors"][0]["extensions"] == {"code": "NOT_FOUND", "field": "userId", "requestId": ANY}
     body = await as_("guest").raw(EFFECTIVE, u=member)
     assert body["errors"][0]["extensions"]["code"] == "NOT_FOUND"
     body = await as_("group_admin").raw(EFFECTIVE, u=member, g=gid("Group", w.h))
-    assert body["errors"][0]["extensions"] == {"code": "NOT_FOUND", "field": "groupId"}
+    assert body["errors"][0]["extensions"] == {"code": "NOT_FOUND", "field": "groupId", "requestId": ANY}
     eff = (await as_("org_admin")(EFFECTIVE, u=member))["effectivePolicy"]
     assert eff["chain"][0] == {"kind": "USER", "id": member}
 

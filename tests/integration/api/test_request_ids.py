@@ -27,7 +27,7 @@ async def test_every_response_has_a_request_id_and_a_sane_incoming_one_is_kept(h
 
     kept = await http.get("/healthz", headers={"x-request-id": "lb-7f3a.42:abc_DEF"})
     assert kept.headers["x-request-id"] == "lb-7f3a.42:abc_DEF"
-    for insane in ("x" * 300, "a b", "<script>", "é"):
+    for insane in ("x" * 300, "a b", "<script>", "a/b"):
         replaced = await http.get("/healthz", headers={"x-request-id": insane})
         assert replaced.headers["x-request-id"] not in (insane, "")
 
@@ -64,7 +64,9 @@ async def test_a_database_that_is_down_answers_a_typed_503(database_down: httpx.
     signed_in = await database_down.post(
         "/graphql", json={"query": "{ me { id } }"}, headers={"authorization": "Bearer gsp_whatever"}
     )
-    anonymous = await database_down.post("/graphql", json={"query": "{ offerings { totalCount } }"})
+    anonymous = await database_down.post(
+        "/graphql", json={"query": 'mutation { login(input: {username: "a", password: "b"}) { errors { code } } }'}
+    )
     for answer in (signed_in, anonymous):
         assert answer.status_code == 503, answer.text
         error = answer.json()["errors"][0]

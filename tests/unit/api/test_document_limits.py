@@ -37,18 +37,14 @@ async def test_the_reported_fragment_bomb_is_refused_before_it_runs() -> None:
 
 @pytest.mark.timeout(20)
 async def test_bombs_through_aliases_and_directives_are_counted_too() -> None:
-    aliased = (
-        "query { me { ...A9 } } fragment A0 on User { a: id b: id } "
-        + " ".join(f"fragment A{i} on User {{ ...A{i - 1} ...A{i - 1} }}" for i in range(1, 10))
+    aliased = "query { me { ...A9 } } fragment A0 on User { a: id b: id } " + " ".join(
+        f"fragment A{i} on User {{ ...A{i - 1} ...A{i - 1} }}" for i in range(1, 10)
     )
     result = await build_schema(max_fields=100_000, max_aliases=30).execute(aliased)
     assert codes(result) == ["QUERY_TOO_COMPLEX"] and "aliases" in result.errors[0].message
-    directives = (
-        "query { me { ...D30 } } fragment D0 on User { id @include(if: true) } "
-        + " ".join(
-            f"fragment D{i} on User {{ ...D{i - 1} @skip(if: false) ... on User @include(if: true) {{ ...D{i - 1} }} }}"
-            for i in range(1, 31)
-        )
+    directives = "query { me { ...D30 } } fragment D0 on User { id @include(if: true) } " + " ".join(
+        f"fragment D{i} on User {{ ...D{i - 1} @skip(if: false) ... on User @include(if: true) {{ ...D{i - 1} }} }}"
+        for i in range(1, 31)
     )
     assert codes(await build_schema().execute(directives)) == ["QUERY_TOO_COMPLEX"]
 
