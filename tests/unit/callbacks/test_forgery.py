@@ -251,3 +251,14 @@ async def test_bearer_header_is_required(env: Env) -> None:
         with pytest.raises(CallbackRejected) as info:
             await env.verifier.verify_request(value, BODY)
         assert info.value.code is CallbackErrorCode.MALFORMED
+
+
+@pytest.mark.parametrize("claim", ["exp", "iat", "nbf"])
+@pytest.mark.parametrize("raw", ["1e400", "-1e400", "NaN", "Infinity", "1e30", "1" + "0" * 30, "1" + "0" * 5000])
+async def test_a_validly_signed_time_no_clock_can_hold_is_refused(env: Env, claim: str, raw: str) -> None:
+    # signed with the cluster's own key: the claim is read after the signature checks out
+    payload = json.dumps(claims(**{claim: 0})).replace(f'"{claim}": 0', f'"{claim}": {raw}')
+    head = seg({"alg": "EdDSA", "typ": "JWT"})
+    signing_input = f"{head}.{b64(payload.encode())}"
+    token = f"{signing_input}.{b64(env.alpha.sign(signing_input.encode()))}"
+    await refused(env, token, CallbackErrorCode.MALFORMED)
