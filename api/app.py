@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import AsyncIterator
 from datetime import timedelta
@@ -51,8 +52,8 @@ async def _actor_from_credentials(
     container: Container, bearer: str | None, cookie: str | None
 ) -> tuple[Actor | None, str | None]:
     credential, method = (bearer, "token") if bearer else (cookie, "cookie") if cookie else (None, None)
-    if credential is None:
-        return None, None
+    if credential is None or not (credential.isascii() and credential.isprintable()):
+        return None, None  # credentials are printable ASCII; anything else matches none
     cache = container.actors
     actor = cache.get(credential)
     if actor is not None:
@@ -141,6 +142,16 @@ class GShareGraphQL(GraphQL[Context, None]):
                 raise
             log.error("the database is unavailable (%s: %s)", type(exc).__name__, exc)
             return graphql_refusal(503, RequestErrorCode.SERVICE_UNAVAILABLE, UNAVAILABLE_MESSAGE)
+
+    def decode_json(self, data: str | bytes) -> object:
+        """JSON the parser cannot hold (numbers of thousands of digits, nesting past the
+        recursion limit) is malformed JSON to the client: 400 over HTTP, 4400 on a socket."""
+        try:
+            return super().decode_json(data)
+        except (ValueError, RecursionError) as exc:
+            if isinstance(exc, json.JSONDecodeError):
+                raise
+            raise json.JSONDecodeError(f"unreadable JSON ({type(exc).__name__})", "", 0) from None
 
     def create_response(self, response_data: Any, sub_response: Response) -> Response:
         response = super().create_response(response_data, sub_response)

@@ -43,7 +43,6 @@ from graphql import (
     InlineFragmentNode,
     OperationDefinitionNode,
     SelectionSetNode,
-    parse,
 )
 from graphql.validation import ASTValidationRule, ValidationContext, specified_rules, validate
 from graphql.validation.rules import overlapping_fields_can_be_merged as overlapping_fields
@@ -53,6 +52,7 @@ from strawberry.schema.validation_rules.maybe_null import MaybeNullValidationRul
 from strawberry.schema.validation_rules.one_of import OneOfInputValidationRule
 from strawberry.types.graphql import OperationType
 
+from api.common.input_values import InputTextRule, variable_problems
 from api.common.request_errors import RequestErrorCode
 
 _SATURATED = sys.maxsize  # counts stop growing here: a bomb's size is "more than the limit" anyway
@@ -252,6 +252,7 @@ class DocumentGate:
                 max_fields=policy.max_fields, max_depth=policy.max_depth, max_aliases=policy.max_aliases
             ),
             *policy.extra_rules,
+            InputTextRule,
             *specified_rules,
             ValidationDeadline,
             MaybeNullValidationRule,
@@ -268,18 +269,14 @@ class DocumentGate:
             "max_comments": limit.max_tokens,
         }
 
-    def parse(self, query: str) -> DocumentNode | None:
-        """The document, or None when it does not parse: strawberry's own parse step then
-        raises the same syntax error (under the same `parse_options`) where every transport
-        turns it into an answer."""
+    def cached(self, query: str) -> DocumentNode | None:
         entry = self.documents.get(query)
-        if entry is None:
-            try:
-                entry = _Entry(parse(query, **self.parse_options))
-            except GraphQLError:
-                return None
-            self.documents.put(query, entry)
-        return entry.document
+        return entry.document if entry is not None else None
+
+    def remember(self, query: str, document: DocumentNode) -> None:
+        entry = self.documents.get(query)
+        if entry is None or entry.document is not document:
+            self.documents.put(query, _Entry(document))
 
     def validate(self, schema: GraphQLSchema, query: str | None, document: DocumentNode) -> list[GraphQLError]:
         # cached by the query text: hashing a document hashes its whole tree
@@ -315,17 +312,23 @@ class DocumentGuard(SchemaExtension):
         self.gate = gate
 
     def on_parse(self) -> Iterator[None]:
+        # a miss is parsed by strawberry itself under the gate's options: its parse step is
+        # where every transport turns a syntax error (or a limit) into an answer
         context = self.execution_context
         context.parse_options.update(self.gate.parse_options)
-        if context.graphql_document is None and context.query is not None:
-            context.graphql_document = self.gate.parse(context.query)
+        query = context.query
+        if context.graphql_document is None and query is not None:
+            context.graphql_document = self.gate.cached(query)
         yield
+        if context.graphql_document is not None and query is not None:
+            self.gate.remember(query, context.graphql_document)
 
     def on_validate(self) -> Iterator[None]:
         context = self.execution_context
         document = context.graphql_document
         if document is not None and context.pre_execution_errors is None:
-            context.pre_execution_errors = self.gate.validate(context.schema._schema, context.query, document)
+            errors = self.gate.validate(context.schema._schema, context.query, document)
+            context.pre_execution_errors = errors or variable_problems(context.variables)
         yield
 
     def on_execute(self) -> Iterator[None]:

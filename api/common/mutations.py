@@ -11,13 +11,14 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Literal, TypeVar, cast
 
-from api.common.errors import UserError, errors_from
+from api.common.errors import UserError, error, errors_from
 from api.context import Context
 from domain.audit.model import AuditEntry
 from domain.audit.services import AuditTarget, audit_entry, record
-from domain.common.errors import DomainError
+from domain.common.errors import CommonErrorCode, DomainError
 from domain.ports import UnitOfWork
 from domain.tenancy.model import Actor
+from infra.db.failures import refused_value
 
 log = logging.getLogger(__name__)
 R = TypeVar("R")
@@ -77,10 +78,20 @@ async def run_mutation(
     except DomainError as exc:
         await _record_failure(ctx, actor, operation, attempted, str(exc.code), started)
         raise Refused(errors_from(exc)) from exc
-    except Exception:
+    except Exception as exc:
+        if refused_value(exc):
+            await _record_failure(ctx, actor, operation, attempted, "INVALID_VALUE", started)
+            raise Refused([_unstorable(operation, exc)]) from exc
         log.exception("mutation %s failed (request %s)", operation, ctx.request_id)
         await _record_failure(ctx, actor, operation, attempted, "INTERNAL_ERROR", started)
         raise
+
+
+def _unstorable(operation: str, exc: BaseException) -> UserError:
+    """The database refused a value (SQLSTATE class 22): the client's input, but a check
+    before the database is missing, hence the warning."""
+    log.warning("mutation %s: the database refused a value: %s", operation, exc)
+    return error(CommonErrorCode.INVALID_VALUE, "a value could not be stored; check the input's lengths and ranges")
 
 
 async def _record_failure(
@@ -136,7 +147,10 @@ async def mutate_saga(
     except DomainError as exc:
         await _record_failure(ctx, actor, operation, attempted, str(exc.code), started)
         return refused(errors_from(exc))
-    except Exception:
+    except Exception as exc:
+        if refused_value(exc):
+            await _record_failure(ctx, actor, operation, attempted, "INVALID_VALUE", started)
+            return refused([_unstorable(operation, exc)])
         log.exception("mutation %s failed (request %s)", operation, ctx.request_id)
         await _record_failure(ctx, actor, operation, attempted, "INTERNAL_ERROR", started)
         raise

@@ -352,8 +352,15 @@ def _verify_signature(alg: str, key: PublicKey, signing_input: bytes, signature:
         raise CallbackRejected(CallbackErrorCode.BAD_SIGNATURE, "signature does not match the cluster's key") from exc
 
 
+# a NumericDate (RFC 7519) past this (year 2286) is no time a clock will show: 1e400, NaN or
+# 10**30 are refused before any arithmetic on them
+_LAST_NUMERIC_DATE = 10_000_000_000
+
+
 def _int_claim(claims: Mapping[str, Any], name: str) -> int:
     value = claims.get(name)
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise CallbackRejected(CallbackErrorCode.MISSING_CLAIM, f"{name} is required", name)
+    if not (0 <= value < _LAST_NUMERIC_DATE):  # also false for NaN
+        raise CallbackRejected(CallbackErrorCode.MALFORMED, f"{name} is not a time in seconds since 1970", name)
     return int(value)

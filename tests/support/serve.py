@@ -29,6 +29,7 @@ class Served:
     admin_password: str
     log: Path
     pid: int = 0
+    process: subprocess.Popen[bytes] | None = None
 
 
 @contextmanager
@@ -67,7 +68,7 @@ def gshare_serve(tmp: Path, *, env: dict[str, str] | None = None, timeout: float
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"gshare serve did not become ready:\n{log.read_text()[-4000:]}")
                 time.sleep(0.2)
-            yield Served(url, port, password, log, proc.pid)
+            yield Served(url, port, password, log, proc.pid, proc)
         finally:
             proc.send_signal(signal.SIGTERM)
             try:
