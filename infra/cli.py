@@ -30,7 +30,7 @@ def _logging(level: str) -> None:
     from infra.request_context import install_log_record_factory
 
     install_log_record_factory()
-    logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s")
+    logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s%(request_tag)s: %(message)s")
 
 
 # ---------------------------------------------------------------- serve

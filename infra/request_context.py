@@ -1,6 +1,7 @@
 """The request a log line belongs to: a context variable set for each HTTP request and
 WebSocket connection (`api.http.RequestContext`), copied into every task it starts, and
-stamped on every log record (`%(request_id)s`; "-" outside a request)."""
+stamped on every log record (`%(request_id)s`, "-" outside a request; `%(request_tag)s`,
+" [<id>]" or nothing, is what gshare's log format shows)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,9 @@ def install_log_record_factory() -> None:
 
     def factory(*args: object, **kwargs: object) -> logging.LogRecord:
         record = previous(*args, **kwargs)
-        record.request_id = request_id.get()
+        rid = request_id.get()
+        record.request_id = rid
+        record.request_tag = f" [{rid}]" if rid != "-" else ""  # lines outside a request stay as they were
         return record
 
     factory.stamps_request_id = True  # type: ignore[attr-defined]

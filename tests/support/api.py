@@ -38,6 +38,16 @@ class Gql:
         return body["data"]  # type: ignore[no-any-return]
 
 
+def without_request_ids(body: dict[str, Any]) -> dict[str, Any]:
+    """A GraphQL answer without its errors' `extensions.requestId` (unique to each request), to
+    compare two answers for being the same."""
+    errors = [
+        {**e, "extensions": {k: v for k, v in (e.get("extensions") or {}).items() if k != "requestId"}}
+        for e in body.get("errors") or []
+    ]
+    return {**body, "errors": errors} if "errors" in body else body
+
+
 def gid(type_name: str, value: UUID) -> str:
     from strawberry import relay
 
