@@ -33,10 +33,10 @@ from api.credits.types import (
     UsageSummary,
     usage_summary,
 )
-from domain.common.errors import InvalidValueError, NotFoundError
+from domain.common.errors import InvalidValueError
 from domain.credits import services as credits
 from domain.credits.budgets import BudgetScope, BudgetScopeKind
-from domain.credits.model import AccountKind, AccountRef, Period, period_bounds
+from domain.credits.model import AccountRef, Period, period_bounds
 from domain.credits.model import TransferKind as TransferKindModel
 from domain.credits.ports import TransferQuery
 from domain.credits.refills import RefillSchedule
@@ -134,13 +134,13 @@ async def administered_accounts(
     directory = c.credits.directory
     if group_id is not None:
         group = AccountRef.group(group_id)
-        if not await credits.is_admin_of_account(actor, directory, group):
-            raise NotFoundError("group", "groupId")
+        await credits.require_account_admin(actor, directory, group, "groupId")
         return [group, *(AccountRef.user(u) for u in await directory.group_member_ids(group_id))]
     async with c.uow() as uow:
         if organization_id is not None:
-            if not actor.is_org_admin(organization_id):
-                raise NotFoundError("organization", "organizationId")
+            await credits.require_account_admin(
+                actor, directory, AccountRef.organization(organization_id), "organizationId"
+            )
             groups = await _all(lambda p: tenancy.groups_list(uow, actor, p, organization_id=organization_id))
             return [
                 AccountRef.organization(organization_id),
@@ -258,12 +258,7 @@ class CreditsQuery:
     async def budgets(self, info: Info, scope: ScopeInput) -> list[BudgetNode]:
         actor = info.context.require_actor()
         cr = info.context.container.credits
-        bscope = budget_scope(scope)
-        account = AccountRef(AccountKind(bscope.kind.value), bscope.id)
-        if not await credits.can_view_account(actor, cr.directory, account):
-            raise NotFoundError(bscope.kind.value, "scope.id")
-        order = list(Period)
-        found = sorted(await cr.budgets.for_scopes([bscope]), key=lambda b: order.index(b.period))
+        found = await credits.budgets_of(actor, cr.budgets, cr.directory, budget_scope(scope))
         return [BudgetNode.of(b) for b in found]
 
     @strawberry.field(

@@ -7,9 +7,9 @@ from uuid import UUID
 
 import strawberry
 
-from api.common.ids import decode, decode_optional
+from api.common.ids import decode_optional
 from api.context import Info
-from domain.common.errors import InvalidValueError, NotFoundError
+from domain.common.errors import NotFoundError
 from domain.credits import services as credits
 from domain.credits.model import AccountKind, AccountRef
 from domain.credits.ports import Directory
@@ -25,23 +25,17 @@ async def scope_chain(info: Info, user_id: strawberry.ID | None, group_id: straw
     c = info.context.container
     loaders = info.context.loaders
     uid = decode_optional(user_id, "User", "userId") or actor.user_id
-    if uid != actor.user_id and not await credits.can_view_account(actor, c.credits.directory, AccountRef.user(uid)):
-        raise NotFoundError("user", "userId")
     user = await loaders.user_by_id.load(uid)
     if user is None:
         raise NotFoundError("user", "userId")
-    groups = await c.credits.directory.user_groups(uid)
-    if group_id is not None:
-        gid = decode(group_id, "Group", "groupId")
-        if gid not in groups:
-            raise NotFoundError("group", "groupId")
-    elif user.active_group_id is not None and user.active_group_id in groups:
-        gid = user.active_group_id
-    elif groups:
-        gid = min(groups, key=str)
-    else:
-        raise InvalidValueError("groupId", f"{user.username} belongs to no group")
-    org_id = groups[gid]
+    gid, org_id = await credits.judged_scope(
+        actor,
+        c.credits.directory,
+        user_id=uid,
+        username=user.username,
+        asked_group_id=decode_optional(group_id, "Group", "groupId"),
+        active_group_id=user.active_group_id,
+    )
     group = await loaders.group_by_id.load(gid)
     org = await loaders.organization_by_id.load(org_id)
     return ScopeChain(uid, gid, org_id, user.username, group.name if group else "", org.name if org else "")

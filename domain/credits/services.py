@@ -21,6 +21,7 @@ from domain.common.clock import Clock, IdGenerator
 from domain.common.errors import (
     CommonErrorCode,
     DomainError,
+    InvalidValueError,
     NotFoundError,
     PermissionDeniedError,
 )
@@ -145,6 +146,40 @@ async def can_view_account(actor: Actor, directory: Directory, account: AccountR
         assert account.owner_id is not None
         return actor.is_org_admin(account.owner_id)
     return await is_admin_of_account(actor, directory, account)
+
+
+async def require_account_admin(actor: Actor, directory: Directory, account: AccountRef, field: str) -> None:
+    """NOT_FOUND naming `field` unless the actor administers the account (an account list drilled
+    down by organisation or group): one out of reach answers like one that does not exist."""
+    if not await is_admin_of_account(actor, directory, account):
+        raise NotFoundError(account.kind.value, field)
+
+
+async def judged_scope(
+    actor: Actor,
+    directory: Directory,
+    *,
+    user_id: UUID,
+    username: str,
+    asked_group_id: UUID | None,
+    active_group_id: UUID | None,
+) -> tuple[UUID, UUID]:
+    """The (group, organisation) a user's GPU work is judged in: the asked group (one the user
+    belongs to), else their active group, else their first. Another user's is visible to whoever
+    may see that user's wallet (the admins above them); out of reach answers NOT_FOUND."""
+    if user_id != actor.user_id and not await can_view_account(actor, directory, AccountRef.user(user_id)):
+        raise NotFoundError("user", "userId")
+    groups = await directory.user_groups(user_id)
+    if asked_group_id is not None:
+        if asked_group_id not in groups:
+            raise NotFoundError("group", "groupId")
+        return asked_group_id, groups[asked_group_id]
+    if active_group_id is not None and active_group_id in groups:
+        return active_group_id, groups[active_group_id]
+    if groups:
+        first = min(groups, key=str)
+        return first, groups[first]
+    raise InvalidValueError("groupId", f"{username} belongs to no group")
 
 
 # ------------------------------------------------------------------------------ transfers
@@ -664,6 +699,14 @@ async def set_budget(
             actor.user_id,
         )
     )
+
+
+async def budgets_of(actor: Actor, budgets: BudgetRepository, directory: Directory, scope: BudgetScope) -> list[Budget]:
+    """The budgets of one scope, shortest period first, for whoever may see the scope's account."""
+    if not await can_view_account(actor, directory, AccountRef(AccountKind(scope.kind.value), scope.id)):
+        raise NotFoundError(scope.kind.value, "scope.id")
+    order = list(Period)
+    return sorted(await budgets.for_scopes([scope]), key=lambda b: order.index(b.period))
 
 
 async def delete_budget(actor: Actor, budgets: BudgetRepository, directory: Directory, budget_id: UUID) -> None:
