@@ -14,8 +14,10 @@ from typing import Any
 from uuid import UUID
 
 from domain.catalog.model import Image, Offering, Preset, Registry
+from domain.sessions.model import TERMINAL, Session
 from domain.tenancy.auth import LoginSession, PersonalAccessToken
 from domain.tenancy.model import Group, Membership, Organization, User
+from domain.volumes.model import StorageClass, Template, Volume
 
 
 @dataclass
@@ -32,6 +34,10 @@ class TenancyState:
     presets: dict[UUID, Preset] = field(default_factory=dict)
     registries: dict[UUID, Registry] = field(default_factory=dict)
     images: dict[UUID, Image] = field(default_factory=dict)
+    volumes: dict[UUID, Volume] = field(default_factory=dict)
+    storage_classes: dict[str, StorageClass] = field(default_factory=dict)
+    templates: dict[UUID, Template] = field(default_factory=dict)
+    sessions: dict[UUID, Session] = field(default_factory=dict)
 
 
 class InMemoryTenancy:
@@ -441,6 +447,91 @@ class InMemoryCatalog:
         self.st.images.pop(image_id, None)
 
 
+class InMemoryVolumes:
+    """As SqlVolumeRepository (mounts are read from the stored sessions)."""
+
+    def __init__(self, state: TenancyState) -> None:
+        self.st = state
+
+    async def add(self, volume: Volume) -> None:
+        assert volume.id not in self.st.volumes
+        self.st.volumes[volume.id] = volume
+
+    async def get(self, volume_id: UUID) -> Volume | None:
+        return self.st.volumes.get(volume_id)
+
+    async def get_many(self, ids: Any) -> list[Volume]:
+        return [v for v in self.st.volumes.values() if v.id in set(ids)]
+
+    async def delete(self, volume_id: UUID) -> None:
+        self.st.volumes.pop(volume_id, None)
+
+    async def name_taken(self, volume: Volume) -> bool:
+        return any(
+            v.scope == volume.scope
+            and v.name.lower() == volume.name.lower()
+            and ((v.owner_id == volume.owner_id) if volume.owner_id else (v.group_id == volume.group_id))
+            for v in self.st.volumes.values()
+        )
+
+    async def visible(
+        self, *, user_id: UUID, group_ids: frozenset[UUID], org_ids: frozenset[UUID] | None, offset: int, limit: int
+    ) -> tuple[list[Volume], int]:
+        def seen(v: Volume) -> bool:
+            if org_ids is None:
+                return True
+            return v.owner_id == user_id or (v.group_id in group_ids) or (v.organization_id in org_ids)
+
+        rows = sorted((v for v in self.st.volumes.values() if seen(v)), key=lambda v: v.name)
+        rows.sort(key=lambda v: v.scope.value, reverse=True)  # scope descending, then name
+        return _page(rows, offset, limit)
+
+    async def storage_used_mib(self, *, owner_id: UUID | None = None, group_id: UUID | None = None) -> int:
+        return sum(
+            v.size_mib
+            for v in self.st.volumes.values()
+            if (v.owner_id == owner_id if owner_id else v.group_id == group_id)
+        )
+
+    async def storage_classes(self) -> list[StorageClass]:
+        return sorted(self.st.storage_classes.values(), key=lambda c: (not c.is_default, c.name))
+
+    async def put_storage_class(self, sc: StorageClass) -> None:
+        self.st.storage_classes[sc.name] = sc
+
+    async def mounted_by_active_sessions(self, volume_id: UUID) -> int:
+        return sum(
+            1
+            for s in self.st.sessions.values()
+            if s.state not in TERMINAL and any(m.volume_id == volume_id for m in s.mounts)
+        )
+
+
+class InMemoryTemplates:
+    def __init__(self, state: TenancyState) -> None:
+        self.st = state
+
+    async def add(self, template: Template) -> None:
+        assert template.id not in self.st.templates
+        self.st.templates[template.id] = template
+
+    async def get(self, template_id: UUID) -> Template | None:
+        return self.st.templates.get(template_id)
+
+    async def delete(self, template_id: UUID) -> None:
+        self.st.templates.pop(template_id, None)
+
+    async def name_taken(self, group_id: UUID, name: str) -> bool:
+        return any(t.group_id == group_id and t.name.lower() == name.lower() for t in self.st.templates.values())
+
+    async def of_groups(self, group_ids: frozenset[UUID] | None, offset: int, limit: int) -> tuple[list[Template], int]:
+        rows = sorted(
+            (t for t in self.st.templates.values() if group_ids is None or t.group_id in group_ids),
+            key=lambda t: t.name,
+        )
+        return _page(rows, offset, limit)
+
+
 class InMemoryUnitOfWork:
     """Repositories over one shared state; changes are kept on `commit()` and undone when
     the block is left without it. Events published after commit land in `published`."""
@@ -451,6 +542,9 @@ class InMemoryUnitOfWork:
         self._pending: list[tuple[str, dict[str, Any]]] = []
         self._snapshot: TenancyState | None = None
         self.commits = 0
+        from infra.credits.memory import InMemoryUsage
+
+        self.usage = InMemoryUsage()  # the policy usage a test sets per scope
 
     @property
     def tenancy(self) -> InMemoryTenancy:
@@ -463,6 +557,14 @@ class InMemoryUnitOfWork:
     @property
     def catalog(self) -> InMemoryCatalog:
         return InMemoryCatalog(self.state)
+
+    @property
+    def volumes(self) -> InMemoryVolumes:
+        return InMemoryVolumes(self.state)
+
+    @property
+    def templates(self) -> InMemoryTemplates:
+        return InMemoryTemplates(self.state)
 
     async def __aenter__(self) -> InMemoryUnitOfWork:
         self._snapshot = copy.deepcopy(self.state)
