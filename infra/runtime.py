@@ -72,7 +72,11 @@ async def start_simulated_cluster(container: Container, runtime: Runtime) -> Non
             log.exception("status report for %s failed", report.session_id)
 
     settings = container.settings
-    kwargs = {"start_delay": settings.simulated_start_delay, "base_url": settings.own_origin() + "/s"}
+    kwargs = {
+        "start_delay": settings.simulated_start_delay,
+        "base_url": settings.own_origin() + "/s",
+        "job_seconds": settings.simulated_job_seconds,
+    }
     if settings.cluster_inventory:
         cluster = SimulatedCluster.from_yaml(settings.cluster_inventory, on_status, **kwargs)
     else:

@@ -37,6 +37,7 @@ class Settings(BaseSettings):
     cluster_inventory: Path | None = Field(default=None, description="YAML inventory for the simulated cluster")
     simulated_cluster: bool | None = Field(default=None, description="default: on in embedded mode")
     simulated_start_delay: float = Field(default=2.0, description="seconds a simulated pod takes to start")
+    simulated_job_seconds: float = Field(default=30.0, description="seconds a simulated batch job runs")
     hold_window_seconds: int = Field(default=3600, description="how far ahead a session's credit hold reaches")
     actor_cache_seconds: float = Field(
         default=10.0,

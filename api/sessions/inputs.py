@@ -41,6 +41,13 @@ class SessionCreateInput:
     shared: bool = strawberry.field(default=False, description="Ask for a time-slice of a card (no memory isolation).")
     kind: SessionKind = strawberry.field(default=SessionKind.INTERACTIVE)  # type: ignore[valid-type,attr-defined]
     wallet_user_id: strawberry.ID | None = strawberry.field(default=None, description="Whose wallet pays: yours only.")
+    command: list[str] = strawberry.field(
+        default_factory=list, description="Jobs only: what runs instead of the image's entrypoint."
+    )
+    args: list[str] = strawberry.field(default_factory=list, description="Jobs only: its arguments.")
+    backoff_limit: int | None = strawberry.field(
+        default=None, description="Jobs only: retries after a failed run (0 to 10, default 0)."
+    )
 
 
 @strawberry.input

@@ -112,6 +112,9 @@ class SessionsMutation:
                 shared=input.shared,
                 kind=input.kind,
                 wallet_user_id=decode_optional(input.wallet_user_id, "User", "walletUserId"),
+                command=tuple(input.command),
+                args=tuple(input.args),
+                backoff_limit=input.backoff_limit,
             )
             return await sessions.session_create(svc, actor, req)
 

@@ -79,6 +79,21 @@ class SessionPlacement:
     mig_instance_id: str | None
 
 
+@strawberry.type(description="An environment variable of a session or job.")
+class EnvVar:
+    name: str
+    value: str
+
+
+@strawberry.type(description="The last lines of a session's or job's log.")
+class SessionLog:
+    lines: list[str]
+    live: bool = strawberry.field(
+        description="True: read from the running container just now; false: kept from when the job ended."
+    )
+    reason: str | None = strawberry.field(description="Why there are no lines (not started, ended, cluster down).")
+
+
 @strawberry.type(name="Session", description="An interactive GPU environment or a batch job.")
 class SessionNode(relay.Node):
     uuid: relay.NodeID[str]
@@ -212,6 +227,35 @@ class SessionNode(relay.Node):
             card_uuids=[s["card_uuid"] for s in shares],
             mig_instance_id=next((s.get("mig_instance_id") for s in shares if s.get("mig_instance_id")), None),
         )
+
+    @strawberry.field(description="Its environment variables.")
+    def env(self) -> list[EnvVar]:
+        return [EnvVar(name=k, value=v) for k, v in sorted(self.model.env.items())]
+
+    @strawberry.field(description="A job's command (replaces the image's entrypoint); empty: the entrypoint runs.")
+    def command(self) -> list[str]:
+        return list(self.model.job.command) if self.model.job else []
+
+    @strawberry.field(description="A job's arguments; empty for interactive sessions.")
+    def args(self) -> list[str]:
+        return list(self.model.job.args) if self.model.job else []
+
+    @strawberry.field(description="How often a failed job run is retried (null for interactive sessions).")
+    def backoff_limit(self) -> int | None:
+        return self.model.job.backoff_limit if self.model.job else None
+
+    @strawberry.field(description="A job's exit code once it ended (0 with SUCCEEDED); null before, and for sessions.")
+    def exit_code(self) -> int | None:
+        return self.model.job.exit_code if self.model.job else None
+
+    @strawberry.field(
+        description="The last lines of its log: live while it runs, kept from the end for a finished job. "
+        "Whoever may see the session may read it."
+    )
+    async def log_tail(self, info: Info, lines: int = 100) -> SessionLog:
+        actor = info.context.actor
+        tail = await sessions.session_log_tail(info.context.container.sessions, actor, self.model.id, lines=lines)
+        return SessionLog(lines=tail.text.splitlines(), live=tail.live, reason=tail.reason or None)
 
     @strawberry.field(description="Seconds left before expiry (null when it never expires).")
     def remaining_seconds(self, info: Info) -> int | None:

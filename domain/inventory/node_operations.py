@@ -49,6 +49,7 @@ class NodeOperationStep(StrEnum):
     WAIT_FOR_RESOURCE = "wait-for-resource"
     REMOVE_STALE = "remove-stale"
     UNCORDON = "uncordon"
+    ROLLBACK = "rollback"  # the new mode never showed: the old one is put back
 
 
 class NodeOperationState(StrEnum):
@@ -106,7 +107,8 @@ class NodeSharingPort(Protocol):
     It cordons, calls `drain(session ids whose pods are on the node)` and waits for those pods
     to go, relabels, waits for the new resource, removes stale capacity and uncordons,
     announcing each step through `progress(step, message)` before doing it. Returns the
-    resources it removed; raises on failure (the node is left cordoned)."""
+    resources it removed; raises on failure: with a true `rolled_back` attribute when the node
+    was put back in its old mode and uncordoned, otherwise the node is left cordoned."""
 
     async def change_sharing_mode(
         self,
@@ -318,6 +320,15 @@ async def node_sharing_mode_change_run(
         await _audit(deps, actor, op, "done", True, message)
     except Exception as exc:
         log.exception("node operation %s failed", op.id)
+        if getattr(exc, "rolled_back", False):
+            # the node serves its old mode again and takes sessions: so does the capacity state
+            await _replace_inventory(deps, op.cluster_id, await cluster.read_inventory())
+            for sid in await _wait_paused(deps, paused):
+                try:
+                    await sessions.session_resume(svc, actor, sid)
+                except DomainError as resume_error:
+                    log.warning("node operation %s: session %s not resumed: %s", op.id, sid, resume_error)
+            await sessions.drain_queue(svc)
         step = op.current_step or NodeOperationStep.PRECHECK
         op = replace(op, state=NodeOperationState.FAILED, error=f"{step.value}: {exc}", finished_at=svc.clock.now())
         await deps.records.save(op)

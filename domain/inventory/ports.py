@@ -24,6 +24,7 @@ class WorkloadPhase(StrEnum):
     RUNNING = "Running"
     STOPPED = "Stopped"
     FAILED = "Failed"
+    SUCCEEDED = "Succeeded"  # the workload's process exited 0 (a batch job ran to completion)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,12 @@ class WorkloadSpec:
     volumes: tuple[VolumeMount, ...] = ()
     endpoints: tuple[Endpoint, ...] = ()
     is_job: bool = False
+    # a job's arguments (to its command, or to the image's entrypoint) and how often a failed
+    # run is retried; a job runs once to completion
+    args: tuple[str, ...] = ()
+    backoff_limit: int = 0
+    # the preset's ephemeral disk (the container's ephemeral-storage limit); 0 = none asked
+    disk_gib: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +83,9 @@ class StatusReport:
     node_id: str | None = None
     endpoints: tuple[EndpointUrl, ...] = ()
     message: str = ""
+    # when the workload's process ended: its exit code and the last lines of its log
+    exit_code: int | None = None
+    log_tail: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,4 +124,9 @@ class ClusterPort(Protocol):
 
     async def read_inventory(self) -> Inventory:
         """Nodes and cards as the cluster reports them now."""
+        ...
+
+    async def log_tail(self, session_id: UUID, lines: int) -> str | None:
+        """The last `lines` lines the workload's container wrote, or None when it has no log
+        (nothing runs, or the container has not started)."""
         ...

@@ -35,15 +35,16 @@ class SessionState(StrEnum):
     FAILED = "FAILED"
     EXPIRED = "EXPIRED"
     PREEMPTED = "PREEMPTED"
+    SUCCEEDED = "SUCCEEDED"  # a batch job that ran to completion (exit code 0)
 
 
 S = SessionState
 TRANSITIONS: dict[SessionState, frozenset[SessionState]] = {
     S.PENDING_APPROVAL: frozenset({S.QUEUED, S.SCHEDULED, S.REJECTED, S.STOPPED}),
     S.QUEUED: frozenset({S.SCHEDULED, S.STOPPED, S.EXPIRED, S.PAUSED}),
-    S.SCHEDULED: frozenset({S.STARTING, S.RUNNING, S.FAILED, S.STOPPING, S.PAUSING, S.PREEMPTED}),
-    S.STARTING: frozenset({S.RUNNING, S.FAILED, S.STOPPING, S.PAUSING, S.PREEMPTED}),
-    S.RUNNING: frozenset({S.PAUSING, S.STOPPING, S.FAILED, S.PREEMPTED, S.EXPIRED}),
+    S.SCHEDULED: frozenset({S.STARTING, S.RUNNING, S.FAILED, S.STOPPING, S.PAUSING, S.PREEMPTED, S.SUCCEEDED}),
+    S.STARTING: frozenset({S.RUNNING, S.FAILED, S.STOPPING, S.PAUSING, S.PREEMPTED, S.SUCCEEDED}),
+    S.RUNNING: frozenset({S.PAUSING, S.STOPPING, S.FAILED, S.PREEMPTED, S.EXPIRED, S.SUCCEEDED}),
     S.PAUSING: frozenset({S.PAUSED, S.STOPPING, S.FAILED}),
     S.PAUSED: frozenset({S.RESUMING, S.STOPPED, S.EXPIRED}),
     S.RESUMING: frozenset({S.QUEUED, S.SCHEDULED, S.STOPPED, S.PAUSED}),
@@ -53,8 +54,9 @@ TRANSITIONS: dict[SessionState, frozenset[SessionState]] = {
     S.REJECTED: frozenset(),
     S.FAILED: frozenset(),
     S.EXPIRED: frozenset(),
+    S.SUCCEEDED: frozenset(),
 }
-TERMINAL = frozenset({S.STOPPED, S.REJECTED, S.FAILED, S.EXPIRED})
+TERMINAL = frozenset({S.STOPPED, S.REJECTED, S.FAILED, S.EXPIRED, S.SUCCEEDED})
 # states in which the session holds GPU capacity (a placement exists)
 HOLDS_CAPACITY = frozenset({S.SCHEDULED, S.STARTING, S.RUNNING, S.PAUSING, S.STOPPING})
 # states in which the session counts against concurrency limits
@@ -127,6 +129,57 @@ class Endpoints:
 
 STANDARD_PORTS = {"vscode": 8080, "jupyterlab": 8888, "terminal": 7681, "ssh": 22}
 
+# what a job's command may carry, and how many lines of its log are kept when it ends
+MAX_COMMAND_ITEMS = 64
+MAX_COMMAND_ITEM_CHARS = 4096
+MAX_COMMAND_CHARS = 32 * 1024
+MAX_BACKOFF_LIMIT = 10
+LOG_TAIL_LINES = 100
+LOG_TAIL_CHARS = 16 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class JobRun:
+    """A batch job's own part: what it runs and how it ended.
+
+    `command` replaces the image's entrypoint and `args` its arguments (Kubernetes' `command`
+    and `args`); the pod runs once to completion (`restartPolicy: Never`) and is retried at
+    most `backoff_limit` times after a failure. `exit_code` and `log_tail` (the last lines of
+    its log) are what the cluster reported when it ended."""
+
+    command: tuple[str, ...] = ()
+    args: tuple[str, ...] = ()
+    backoff_limit: int = 0
+    exit_code: int | None = None
+    log_tail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "command": list(self.command),
+            "args": list(self.args),
+            "backoff_limit": self.backoff_limit,
+            "exit_code": self.exit_code,
+            "log_tail": self.log_tail,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> JobRun:
+        code = data.get("exit_code")
+        return cls(
+            tuple(str(c) for c in data.get("command") or ()),
+            tuple(str(a) for a in data.get("args") or ()),
+            int(data.get("backoff_limit") or 0),
+            None if code is None else int(code),
+            str(data.get("log_tail") or ""),
+        )
+
+
+def clip_log_tail(text: str) -> str:
+    """The last `LOG_TAIL_LINES` lines, at most `LOG_TAIL_CHARS` characters."""
+    lines = text.splitlines()[-LOG_TAIL_LINES:]
+    clipped = "\n".join(lines)
+    return clipped[-LOG_TAIL_CHARS:]
+
 
 @dataclass(frozen=True, slots=True)
 class GpuAsk:
@@ -186,6 +239,7 @@ class Session:
     queued_at: datetime | None = None
     started_at: datetime | None = None
     approved_by: UUID | None = None
+    job: JobRun | None = None
     # the stored row's version when this value was read; `update` checks and increments it
     version: int = 0
 

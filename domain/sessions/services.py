@@ -43,16 +43,22 @@ from domain.scheduling.scheduler import Scheduler
 from domain.sessions.environment import check_environment, without_reserved
 from domain.sessions.errors import AdmissionRefused, SessionError, SessionErrorCode
 from domain.sessions.model import (
+    MAX_BACKOFF_LIMIT,
+    MAX_COMMAND_CHARS,
+    MAX_COMMAND_ITEM_CHARS,
+    MAX_COMMAND_ITEMS,
     STANDARD_PORTS,
     TRANSITIONS,
     Endpoints,
     Expiry,
     GpuAsk,
+    JobRun,
     MountMode,
     MountRequest,
     Session,
     SessionKind,
     SessionState,
+    clip_log_tail,
 )
 from domain.sessions.ports import (
     Billing,
@@ -158,6 +164,10 @@ class SessionRequest:
     shared: bool = False  # ask for a time-slice instead of a HAMi/MIG fraction
     kind: SessionKind = SessionKind.INTERACTIVE
     wallet_user_id: UUID | None = None
+    # batch jobs only: what runs (Kubernetes `command` / `args`) and how often a failed run is retried
+    command: tuple[str, ...] = ()
+    args: tuple[str, ...] = ()
+    backoff_limit: int | None = None
 
 
 @dataclass
@@ -345,6 +355,7 @@ async def _resolve(svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, 
     # ---- step 1: references and CUDA
     try:
         check_environment(req.env)
+        job = job_run(req)
         name = clean_name(req.name, "name", 63)
         if actor.active_group_id is None or actor.active_group_id not in actor.group_roles:
             raise InvalidValueError("activeGroup", "choose an active group first (activeGroupSet)")
@@ -524,8 +535,35 @@ async def _resolve(svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, 
         template_id=req.template_id,
         requested_cluster=req.cluster,
         expires_at=now + duration if duration is not None else None,
+        job=job,
     )
     return _Resolved(session, chain, policy, offering, resource, warnings)
+
+
+def job_run(req: SessionRequest) -> JobRun | None:
+    """A job's command, arguments and back-off limit, checked; None for an interactive session
+    (which runs its image's own entrypoint and takes none of them)."""
+    if req.kind is not SessionKind.JOB:
+        for field_name, given in (("command", req.command), ("args", req.args)):
+            if given:
+                raise InvalidValueError(field_name, "only batch jobs take a command and arguments")
+        if req.backoff_limit is not None:
+            raise InvalidValueError("backoffLimit", "only batch jobs are retried")
+        return None
+    for field_name, items in (("command", req.command), ("args", req.args)):
+        if len(items) > MAX_COMMAND_ITEMS:
+            raise InvalidValueError(field_name, f"at most {MAX_COMMAND_ITEMS} items")
+        for item in items:
+            if len(item) > MAX_COMMAND_ITEM_CHARS:
+                raise InvalidValueError(field_name, f"an item has at most {MAX_COMMAND_ITEM_CHARS} characters")
+            if "\x00" in item:
+                raise InvalidValueError(field_name, "an item may not contain a NUL character")
+    if sum(len(i) for i in (*req.command, *req.args)) > MAX_COMMAND_CHARS:
+        raise InvalidValueError("command", f"command and arguments have at most {MAX_COMMAND_CHARS} characters")
+    limit = 0 if req.backoff_limit is None else req.backoff_limit
+    if not 0 <= limit <= MAX_BACKOFF_LIMIT:
+        raise InvalidValueError("backoffLimit", f"a back-off limit is 0 to {MAX_BACKOFF_LIMIT} retries")
+    return JobRun(command=tuple(req.command), args=tuple(req.args), backoff_limit=limit)
 
 
 def _job_code(gpu: GpuAsk | None) -> SchedulingErrorCode:
@@ -771,6 +809,10 @@ def workload_spec(s: Session, volumes: dict[UUID, str] | None = None) -> Workloa
             Endpoint(name, port, "ssh" if name == "ssh" else "http") for name, port in STANDARD_PORTS.items()
         ),
         is_job=s.kind is SessionKind.JOB,
+        command=s.job.command if s.job else (),
+        args=s.job.args if s.job else (),
+        backoff_limit=s.job.backoff_limit if s.job else 0,
+        disk_gib=s.disk_gib,
     )
 
 
@@ -1237,7 +1279,8 @@ async def _apply_report(
         return None
     at = report.observed_at
     phase = report.phase
-    if phase in (WorkloadPhase.STOPPED, WorkloadPhase.FAILED) and s.state == S.SCHEDULED and at < s.updated_at:
+    ended = (WorkloadPhase.STOPPED, WorkloadPhase.FAILED, WorkloadPhase.SUCCEEDED)
+    if phase in ended and s.state == S.SCHEDULED and at < s.updated_at:
         return s  # about the pod before this placement (a preempted or resumed session): stale
     new = s
     if phase is WorkloadPhase.STARTING and s.state == S.SCHEDULED:
@@ -1248,7 +1291,19 @@ async def _apply_report(
             s.transition(S.RUNNING, at, "running"),
             endpoints=Endpoints(urls.get("vscode"), urls.get("jupyterlab"), urls.get("terminal"), urls.get("ssh")),
         )
-    elif phase is WorkloadPhase.STOPPED:
+    elif (
+        phase is WorkloadPhase.SUCCEEDED
+        and s.kind is SessionKind.JOB
+        and s.state in (S.SCHEDULED, S.STARTING, S.RUNNING)
+    ):
+        # ran to completion: billing stops at the reported end, everything is released
+        new = _job_ended(s.transition(S.SUCCEEDED, at, "completed (exit code 0)"), report)
+        await _release_capacity(svc, uow, new, effects)
+        new = replace(new, placement=None)
+        effects.settle.append(s.id)
+        effects.delete.append((s.id, cluster_id))  # its exit code and log tail came with the report
+        await _notify(svc, uow, s.owner_id, "job_succeeded", f"job {s.name} completed", s.id)
+    elif phase in (WorkloadPhase.STOPPED, WorkloadPhase.SUCCEEDED):
         if s.state == S.PAUSING:
             new = s.transition(S.PAUSED, at, "paused")
         elif s.state == S.STOPPING:
@@ -1263,20 +1318,78 @@ async def _apply_report(
             new = replace(new, placement=None)
             effects.settle.append(s.id)
     elif phase is WorkloadPhase.FAILED and not s.terminal and S.FAILED in TRANSITIONS[s.state]:
-        new = s.transition(S.FAILED, at, report.message or "the workload failed")
+        reason = report.message or "the workload failed"
+        if s.kind is SessionKind.JOB and report.exit_code is not None:
+            reason = f"exit code {report.exit_code}" + (f": {report.message}" if report.message else "")
+        new = _job_ended(s.transition(S.FAILED, at, reason), report)
         await _release_capacity(svc, uow, new, effects)
         new = replace(new, placement=None)
         effects.settle.append(s.id)
+        if s.kind is SessionKind.JOB:
+            effects.delete.append((s.id, cluster_id))
         await _notify(svc, uow, s.owner_id, "session_failed", f"session {s.name} failed: {new.state_reason}", s.id)
     if new is s:
         return s
     if new.state in (S.STOPPED, S.PAUSED, S.QUEUED) and s.state in (S.STOPPING, S.PAUSING, S.PREEMPTED):
         new = replace(new, cluster_id=None if new.state != S.STOPPED else s.cluster_id)
     new = await uow.sessions.update(new)
-    if new.state in (S.STOPPED, S.PAUSED, S.FAILED):
+    if new.state in (S.STOPPED, S.PAUSED, S.FAILED, S.SUCCEEDED):
         effects.settle.append(new.id)
     _publish_session(uow, new)
     return new
+
+
+def _job_ended(s: Session, report: StatusReport) -> Session:
+    """A job keeps how it ended: the exit code and the last lines of its log."""
+    if s.kind is not SessionKind.JOB:
+        return s
+    job = s.job or JobRun()
+    return replace(
+        s,
+        job=replace(
+            job,
+            exit_code=report.exit_code if report.exit_code is not None else (0 if s.state is S.SUCCEEDED else None),
+            log_tail=clip_log_tail(report.log_tail) if report.log_tail else job.log_tail,
+        ),
+    )
+
+
+# ======================================================================== logs
+
+MAX_LOG_LINES = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class LogTail:
+    """The last lines of a session's or job's log. `live`: read from the running container
+    just now; otherwise kept from when the job ended. `text` is empty with a `reason` when
+    there is nothing to show."""
+
+    text: str
+    live: bool
+    reason: str = ""
+
+
+async def session_log_tail(svc: SessionServices, actor: Actor, session_id: UUID, *, lines: int = 100) -> LogTail:
+    """The log's last `lines` lines, for whoever may see the session (others: not found)."""
+    if not 1 <= lines <= MAX_LOG_LINES:
+        raise InvalidValueError("lines", f"1 to {MAX_LOG_LINES} lines")
+    async with svc.uow() as uow:
+        s = await session_get(uow, actor, session_id)
+    if s.state in (S.SCHEDULED, S.STARTING, S.RUNNING, S.PAUSING, S.STOPPING) and s.cluster_id:
+        port = svc.clusters.get(s.cluster_id)
+        if port is not None:
+            try:
+                text = await port.log_tail(s.id, lines)
+            except Exception as exc:  # the cluster may be unreachable: say so, do not fail the query
+                log.warning("log of session %s unavailable: %s", s.id, exc)
+                return LogTail("", True, "the cluster did not answer")
+            if text is not None:
+                return LogTail("\n".join(text.splitlines()[-lines:]), True)
+            return LogTail("", True, "the container has not started yet")
+    if s.job is not None and s.job.log_tail:
+        return LogTail("\n".join(s.job.log_tail.splitlines()[-lines:]), False)
+    return LogTail("", False, f"no log: the {'job' if s.kind is SessionKind.JOB else 'session'} is {s.state.value}")
 
 
 # ======================================================================== notifications and events

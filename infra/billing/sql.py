@@ -72,12 +72,15 @@ from domain.sessions.ports import BillingLine, BillingResult
 from infra.credits.sql import A, Transactor, sqlstate
 
 # a hold is closed only for sessions that no longer run (or wait to run)
-CLOSING_STATES = ("PAUSING", "PAUSED", "STOPPING", "STOPPED", "FAILED", "EXPIRED", "PREEMPTED", "QUEUED", "REJECTED")
-_CLOSING_SQL = "('PAUSING','PAUSED','STOPPING','STOPPED','FAILED','EXPIRED','PREEMPTED','QUEUED','REJECTED')"
+CLOSING_STATES = (
+    "PAUSING", "PAUSED", "STOPPING", "STOPPED", "FAILED", "EXPIRED", "PREEMPTED", "QUEUED", "REJECTED", "SUCCEEDED",
+)  # fmt: skip
+_CLOSING_SQL = "(" + ",".join(f"'{state}'" for state in CLOSING_STATES) + ")"
 
 _SELECT_TICK = "s.state = 'RUNNING' AND s.gpu IS NOT NULL"
 _SELECT_SWEEP = (
-    "s.state IN ('PAUSING','PAUSED','STOPPING','STOPPED','FAILED','EXPIRED','PREEMPTED','QUEUED','REJECTED') AND s.gpu IS NOT NULL AND s.hold_id IS NOT NULL "
+    "s.state IN ('PAUSING','PAUSED','STOPPING','STOPPED','FAILED','EXPIRED','PREEMPTED','QUEUED','REJECTED',"
+    "'SUCCEEDED') AND s.gpu IS NOT NULL AND s.hold_id IS NOT NULL "
     "AND EXISTS (SELECT 1 FROM credit_holds oh WHERE oh.id = s.hold_id AND oh.status = 'open')"
 )
 _SELECT_IDS = "s.id = ANY(CAST(:ids AS uuid[])) AND s.gpu IS NOT NULL"

@@ -25,7 +25,7 @@ PHASES: dict[str, WorkloadPhase | None] = {
     "Starting": WorkloadPhase.STARTING,
     "Running": WorkloadPhase.RUNNING,
     "Failed": WorkloadPhase.FAILED,
-    "Succeeded": WorkloadPhase.STOPPED,
+    "Succeeded": WorkloadPhase.SUCCEEDED,
     "Deleted": WorkloadPhase.STOPPED,
     "Terminating": None,
 }
@@ -75,7 +75,17 @@ def status_report(cluster_id: str, report: Mapping[str, Any]) -> StatusReport | 
             if isinstance(e, Mapping) and "name" in e and "url" in e
         ),
         message=f"{reason}: {message}" if reason and message else message or reason,
+        exit_code=_exit_code(report.get("exitCode")),
+        log_tail=str(report["logTail"]) if isinstance(report.get("logTail"), str) else None,
     )
+
+
+def _exit_code(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not -(2**31) <= value < 2**31:
+        raise ReportInvalid(f"bad exitCode {value!r}")
+    return value
 
 
 def inventory_nodes(

@@ -102,9 +102,13 @@ def _volume_name(volume_id: str, index: int, used: set[str]) -> str:
 
 
 def session_resource(spec: WorkloadSpec, cluster_id: str, *, run_as_user: int | None = None) -> dict[str, Any]:
-    """The GShareSession manifest for a workload (see deploy/crds/gshare.io_gsharesessions.yaml)."""
-    if spec.is_job:
-        raise WorkloadRefused("batch jobs are not run through GShareSession resources yet")
+    """The GShareSession manifest for a workload (see deploy/crds/gshare.io_gsharesessions.yaml).
+
+    A batch job carries `job.backoffLimit` (its pod runs once to completion, `restartPolicy:
+    Never`, and is retried at most that often) and no endpoints; the preset's disk becomes the
+    container's `ephemeral-storage` request and limit."""
+    if spec.is_job and spec.placement is not None and spec.placement.kind not in (GpuKind.EXCLUSIVE, None):
+        raise WorkloadRefused("batch jobs run on exclusive cards only")
     body: dict[str, Any] = {
         "sessionId": str(spec.session_id),
         "owner": {"userId": spec.owner, "username": spec.owner},
@@ -113,6 +117,12 @@ def session_resource(spec: WorkloadSpec, cluster_id: str, *, run_as_user: int | 
     }
     if spec.command:
         body["command"] = list(spec.command)
+    if spec.args:
+        body["args"] = list(spec.args)
+    if spec.is_job:
+        body["job"] = {"backoffLimit": spec.backoff_limit}
+    if spec.disk_gib:
+        body["resources"]["ephemeralStorage"] = f"{spec.disk_gib}Gi"
     if spec.env:
         body["env"] = [{"name": k, "value": v} for k, v in sorted(spec.env.items())]
     if spec.shm_mib:
@@ -137,7 +147,7 @@ def session_resource(spec: WorkloadSpec, cluster_id: str, *, run_as_user: int | 
             for i, v in enumerate(spec.volumes)
         ]
     endpoints = [{"name": e.name, "port": e.port} for e in spec.endpoints if e.name in ENDPOINT_NAMES]
-    if endpoints:
+    if endpoints and not spec.is_job:
         body["endpoints"] = endpoints
     return {
         "apiVersion": f"{GROUP}/{VERSION}",
@@ -274,6 +284,21 @@ class KubernetesCluster:
             raise ClusterUnavailable(f"cluster {self._cluster_id}: {exc.status} {exc.reason}") from exc
         except (OSError, TimeoutError) as exc:
             raise ClusterUnavailable(f"cluster {self._cluster_id} is unreachable: {exc!r}") from exc
+
+    async def log_tail(self, session_id: UUID, lines: int) -> str | None:
+        """The session container's last lines (pods/<name>/log with tailLines); None while the
+        pod does not exist or its container has not started."""
+        try:
+            text = await self._core.read_namespaced_pod_log(
+                resource_name(session_id), self._namespace, container="session", tail_lines=lines
+            )
+        except ApiException as exc:
+            if exc.status in (400, 404):  # no pod, or "waiting to start"
+                return None
+            raise ClusterUnavailable(f"cluster {self._cluster_id}: {exc.status} {exc.reason}") from exc
+        except (OSError, TimeoutError) as exc:
+            raise ClusterUnavailable(f"cluster {self._cluster_id} is unreachable: {exc!r}") from exc
+        return str(text)
 
     async def read_inventory(self) -> Inventory:
         try:

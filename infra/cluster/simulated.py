@@ -5,6 +5,12 @@ after a short, configurable delay on asyncio tasks and report Starting, then Run
 the injected status callback, the same path the Kubernetes operator's callbacks take; pause
 and delete report Stopped. It is honest: it only ever reports workloads applied to it, and
 its usage samples are plausible values derived from what each workload asked for.
+
+A batch job cannot run its image here: a simulated job runs for `job_seconds`, writes one log
+line a second, and exits with the code its command names last (`exit <n>` anywhere in the
+command and arguments, e.g. `sh -c "python train.py; exit 3"`), or 0; it is retried up to its
+back-off limit, then reported Succeeded or Failed with the exit code and the log's last lines.
+Every log line says it is simulated.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -82,6 +89,8 @@ class SimulatedPod:
     phase: WorkloadPhase
     started_at: datetime | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
+    log: list[str] = field(default_factory=list)
+    exit_code: int | None = None
 
 
 class SimulatedCluster:
@@ -97,6 +106,7 @@ class SimulatedCluster:
         start_delay: float = 0.5,
         base_url: str = "http://localhost:8000/sessions",
         seed: int = 0,
+        job_seconds: float = 30.0,
     ) -> None:
         if cluster_id is None:
             cluster_id = inventory.clusters[0].id
@@ -111,6 +121,7 @@ class SimulatedCluster:
         self._start_delay = start_delay
         self._base_url = base_url.rstrip("/")
         self._seed = seed
+        self._job_seconds = job_seconds
         self._pods: dict[UUID, SimulatedPod] = {}
 
     @classmethod
@@ -153,6 +164,12 @@ class SimulatedCluster:
 
     async def read_inventory(self) -> Inventory:
         return self._inventory
+
+    async def log_tail(self, session_id: UUID, lines: int) -> str | None:
+        pod = self._pods.get(session_id)
+        if pod is None or not pod.log:
+            return None
+        return "\n".join(pod.log[-lines:])
 
     # -- beyond the port: what the simulation knows ----------------------------------------
 
@@ -220,7 +237,7 @@ class SimulatedCluster:
         # CPU-only: the first CPU-only node with room, else any node with room
         used: dict[str, tuple[int, int]] = {}
         for pod in self._pods.values():
-            if pod.node_id and pod.phase not in (WorkloadPhase.STOPPED, WorkloadPhase.FAILED):
+            if pod.node_id and pod.phase not in (WorkloadPhase.STOPPED, WorkloadPhase.FAILED, WorkloadPhase.SUCCEEDED):
                 cpu, mem = used.get(pod.node_id, (0, 0))
                 used[pod.node_id] = (cpu + pod.spec.cpu_millicores, mem + pod.spec.memory_mib)
         ranked = sorted(self._inventory.nodes, key=lambda n: (n.is_gpu_node, n.id))
@@ -242,11 +259,42 @@ class SimulatedCluster:
             return
         pod.phase = WorkloadPhase.RUNNING
         pod.started_at = self._clock.now()
+        self._say(pod, f"container started from {pod.spec.image}")
         await self._report(pod, "running")
+        if pod.spec.is_job:
+            await self._run_job(pod)
+
+    def _say(self, pod: SimulatedPod, line: str) -> None:
+        pod.log.append(f"[simulated] {line}")
+
+    @staticmethod
+    def job_exit_code(spec: WorkloadSpec) -> int:
+        """The code a simulated job exits with: the last `exit <n>` its command names, else 0."""
+        codes = re.findall(r"\bexit\s+(\d{1,3})\b", " ".join((*spec.command, *spec.args)))
+        return int(codes[-1]) % 256 if codes else 0
+
+    async def _run_job(self, pod: SimulatedPod) -> None:
+        spec = pod.spec
+        steps = max(1, round(self._job_seconds))
+        code = self.job_exit_code(spec)
+        shown = " ".join((*spec.command, *spec.args)) or "the image's entrypoint"
+        for attempt in range(spec.backoff_limit + 1):
+            self._say(pod, f"run {attempt + 1} of at most {spec.backoff_limit + 1}: {shown}")
+            for step in range(steps):
+                await asyncio.sleep(self._job_seconds / steps)
+                if pod.phase is not WorkloadPhase.RUNNING:
+                    return
+                self._say(pod, f"working ({step + 1}/{steps})")
+            self._say(pod, f"exited with code {code}")
+            if code == 0:
+                break
+        pod.exit_code = code
+        pod.phase = WorkloadPhase.SUCCEEDED if code == 0 else WorkloadPhase.FAILED
+        await self._report(pod, "completed" if code == 0 else f"the job failed with exit code {code}")
 
     async def _stop(self, session_id: UUID, message: str) -> None:
         pod = self._pods.get(session_id)
-        if pod is None or pod.phase in (WorkloadPhase.STOPPED, WorkloadPhase.FAILED):
+        if pod is None or pod.phase in (WorkloadPhase.STOPPED, WorkloadPhase.FAILED, WorkloadPhase.SUCCEEDED):
             return
         if pod.task is not None and not pod.task.done():
             pod.task.cancel()
@@ -273,6 +321,8 @@ class SimulatedCluster:
             node_id=pod.node_id,
             endpoints=self._endpoint_urls(pod),
             message=message,
+            exit_code=pod.exit_code,
+            log_tail="\n".join(pod.log[-100:]) if pod.exit_code is not None else None,
         )
         try:
             await self._on_status(report)

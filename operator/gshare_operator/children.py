@@ -224,6 +224,14 @@ def desired_ingress(cr: JSON, settings: ChildSettings) -> JSON | None:
     )
 
 
+def is_job(cr: JSON) -> bool:
+    return isinstance(cr["spec"].get("job"), dict)
+
+
+def backoff_limit(cr: JSON) -> int:
+    return int((cr["spec"].get("job") or {}).get("backoffLimit") or 0)
+
+
 def _quantity(value: Any, field: str) -> str:
     if isinstance(value, bool) or value in (None, ""):
         raise InvalidSession(f"resources.{field} is required")
@@ -309,7 +317,8 @@ def desired_pod(cr: JSON, settings: ChildSettings) -> JSON:
             "periodSeconds": 5,
         }
     pod_spec: JSON = {
-        "restartPolicy": "Always",
+        # a batch job runs once to completion; the reconciler retries it up to its back-off limit
+        "restartPolicy": "Never" if is_job(cr) else "Always",
         "automountServiceAccountToken": False,
         "enableServiceLinks": False,
         "securityContext": {

@@ -72,6 +72,17 @@ def _api_failure(exc: ApiException, what: str) -> Exception:
     return PermanentError("ApplyRejected", f"{what} refused by the API server: {exc.status} {exc.reason}")
 
 
+LOG_TAIL_LINES = 100
+LOG_TAIL_CHARS = 16 * 1024
+
+
+def _exit_code(pod: Any) -> int | None:
+    for cs in (pod.status.container_statuses if pod.status else None) or []:
+        if cs.name == children.CONTAINER_NAME and cs.state and cs.state.terminated:
+            return int(cs.state.terminated.exit_code)
+    return None
+
+
 def _fmt(when: datetime) -> str:
     return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -155,6 +166,8 @@ class SessionReconciler:
             delete=lambda: self.networking.delete_namespaced_ingress(name, self.namespace),
         )
         pod, requeue = await self._ensure_pod(cr, pod_manifest)
+        if pod is not None and await self._retry_job(cr, pod):
+            return ReconcileResult(requeue_after=0.5)
         node_lost = False
         if pod is not None and not pod.metadata.deletion_timestamp:
             health, recheck = await self._node_health(pod)
@@ -338,10 +351,37 @@ class SessionReconciler:
         await self._delete_pod(pod)
         return None, 0.5
 
+    async def _retry_job(self, cr: JSON, pod: Any) -> bool:
+        """A job's failed run is retried while runs are left (Kubernetes' Job back-off limit,
+        done here so that every session pod stays the operator's): the failed pod is deleted
+        and the next pass creates a new one. True when a retry was started."""
+        if not children.is_job(cr) or (pod.status.phase if pod.status else None) != "Failed":
+            return False
+        status = cr.get("status") or {}
+        attempts = int(status.get("attempts") or 1)
+        if attempts > children.backoff_limit(cr) or pod.metadata.deletion_timestamp:
+            return False
+        log.info("job %s: run %d failed; retrying", cr["metadata"]["name"], attempts)
+        await self._delete_pod(pod)
+        await self._write_status(
+            cr,
+            {
+                **status,
+                "attempts": attempts + 1,
+                "phase": "Pending",
+                "reason": "Retrying",
+                "message": (f"run {attempts} failed (exit code {_exit_code(pod)}); retrying"),
+            },
+        )
+        return True
+
     def _pod_lost(self, cr: JSON) -> bool:
-        """A pod that ran and vanished is not recreated here: the control plane re-places it."""
+        """A pod that ran and vanished is not recreated here: the control plane re-places it
+        (a job's failed run being retried excepted)."""
         status = cr.get("status") or {}
         if status.get("observedGeneration") != cr["metadata"].get("generation"):
+            return False
+        if status.get("reason") == "Retrying":
             return False
         return bool(status.get("startedAt")) or status.get("reason") == "PodLost"
 
@@ -398,6 +438,8 @@ class SessionReconciler:
                 phase = "Failed"
                 reason = pod_status.reason or "PodFailed"
                 message = pod_status.message or "the session's pod failed"
+                if _exit_code(pod) is not None:
+                    reason, message = "Error", f"the container exited with code {_exit_code(pod)}"
             elif waiting and waiting[0].reason in PERMANENT_WAITING_REASONS:
                 phase, reason, message = "Failed", waiting[0].reason, waiting[0].message or ""
             elif scheduled and scheduled["status"] == "False":
@@ -419,6 +461,10 @@ class SessionReconciler:
             status["node"] = node
         if pod is not None and pod.status and pod.status.pod_ip:
             status["podIP"] = pod.status.pod_ip
+        if children.is_job(cr):
+            status["attempts"] = int(previous.get("attempts") or 1)
+            if pod is not None and phase in ("Succeeded", "Failed") and _exit_code(pod) is not None:
+                status["exitCode"] = _exit_code(pod)
         same_generation = previous.get("observedGeneration") == status["observedGeneration"]
         started = previous.get("startedAt") if same_generation else None
         if phase == "Running" and not started:
@@ -479,7 +525,11 @@ class SessionReconciler:
             reported is None or reported.get("status") != "True" or reported.get("reason") != status["phase"]
         ):
             try:
-                await self.callbacks.session_status(self._report(cr, status))
+                report = self._report(cr, status)
+                if children.is_job(cr) and status["phase"] in ("Succeeded", "Failed"):
+                    report["exitCode"] = status.get("exitCode")
+                    report["logTail"] = await self._log_tail(cr)
+                await self.callbacks.session_status(report)
                 outcome = ("True", status["phase"], f"reported {status['phase']} to the control plane")
             except CallbackUnavailable as exc:
                 outcome = ("False", "CallbackUnavailable", str(exc))
@@ -501,6 +551,18 @@ class SessionReconciler:
         await self._write_status(cr, status)
         if error is not None:
             raise error
+
+    async def _log_tail(self, cr: JSON) -> str | None:
+        """The last lines of a finished job's log, sent with its final report (the pod and its
+        log go when the control plane deletes the session)."""
+        try:
+            text = await self.core.read_namespaced_pod_log(
+                cr["metadata"]["name"], self.namespace, container=children.CONTAINER_NAME, tail_lines=LOG_TAIL_LINES
+            )
+        except ApiException as exc:
+            log.warning("log of %s unavailable: %s %s", cr["metadata"]["name"], exc.status, exc.reason)
+            return None
+        return str(text)[-LOG_TAIL_CHARS:]
 
     async def _write_status(self, cr: JSON, status: JSON) -> None:
         previous = cr.get("status") or {}

@@ -7,6 +7,7 @@ subscriber that reconnects gets the current state first."""
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -22,7 +23,8 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    with gshare_serve(tmp_path_factory.mktemp("sessions"), env={"GSHARE_SIMULATED_START_DELAY": "1.0"}) as s:
+    env = {"GSHARE_SIMULATED_START_DELAY": "1.0", "GSHARE_SIMULATED_JOB_SECONDS": "1.0"}
+    with gshare_serve(tmp_path_factory.mktemp("sessions"), env=env) as s:
         yield s
 
 
@@ -259,3 +261,40 @@ def test_a_subscriber_that_reconnects_gets_the_current_state_first(served: Serve
         return state
 
     assert asyncio.run(final_state()) == "STOPPED"
+
+
+JOB = """
+query($id: ID!) {
+  node(id: $id) {
+    ... on Session { state stateReason exitCode command args backoffLimit logTail(lines: 3) { lines live reason } }
+  }
+}"""
+
+
+def test_member_runs_a_batch_job_to_its_exit_code(served: Served) -> None:
+    """GSHARE_SIMULATED_JOB_SECONDS=1: the demo's simulated job ends within seconds."""
+    member, _, ids = setup_member(served)
+    catalog = gql(member, "{ presets { nodes { id name } } }")
+    one_card = next(p["id"] for p in catalog["presets"]["nodes"] if p["name"] == "GPU 1 card")
+    created = ok(
+        gql(
+            member,
+            "mutation($i: SessionCreateInput!) { sessionCreate(input: $i) { session { id } errors { code field message } } }",
+            i={
+                "name": "train",
+                "kind": "JOB",
+                "imageId": ids["image"],
+                "offeringId": ids["offering"],
+                "presetId": one_card,
+                "command": ["sh", "-c"],
+                "args": ["python train.py; exit 3"],
+            },
+        )["sessionCreate"]
+    )["session"]["id"]
+    deadline = time.monotonic() + 60
+    while (job := gql(member, JOB, id=created)["node"])["state"] not in ("FAILED", "SUCCEEDED"):
+        assert time.monotonic() < deadline, job
+        time.sleep(0.5)
+    assert job["state"] == "FAILED" and job["exitCode"] == 3 and job["stateReason"].startswith("exit code 3")
+    assert job["command"] == ["sh", "-c"] and job["args"] == ["python train.py; exit 3"] and job["backoffLimit"] == 0
+    assert job["logTail"]["live"] is False and job["logTail"]["lines"][-1] == "[simulated] exited with code 3"

@@ -101,3 +101,25 @@ def test_upgrade_downgrade_upgrade_with_data_present() -> None:
         migrate.upgrade(db.url)
     finally:
         db.drop()
+
+
+def test_k8s_jobs_1_gives_stored_jobs_their_job_part_and_knows_succeeded() -> None:
+    from tests.support.migrations import execute, fetch
+
+    db = database_at("0001")
+    try:
+        # one more job beside the recorded fill's
+        asyncio.run(
+            execute(db.url, "UPDATE sessions SET kind = 'job' WHERE id = (SELECT id FROM sessions ORDER BY id LIMIT 1)")
+        )
+        migrate.upgrade(db.url, "k8s_jobs_1")
+        rows = asyncio.run(fetch(db.url, "SELECT kind, job IS NOT NULL, job->>'backoff_limit' FROM sessions"))
+        assert {(k, has) for k, has, _ in rows} <= {("job", True), ("interactive", False)}
+        limits = [limit for k, _, limit in rows if k == "job"]
+        assert len(limits) >= 2 and set(limits) == {"0"}
+        asyncio.run(execute(db.url, "UPDATE sessions SET state = 'SUCCEEDED' WHERE kind = 'job'"))
+        migrate.downgrade(db.url, "0001")
+        states = asyncio.run(fetch(db.url, "SELECT DISTINCT state FROM sessions WHERE kind = 'job'"))
+        assert states == [("STOPPED",)]
+    finally:
+        db.drop()

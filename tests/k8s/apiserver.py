@@ -818,6 +818,10 @@ class KubeApiServer:
         name = meta.get("name") or ""
         self._validate_name(rt, name)
         key = (rt, ns if rt.namespaced else "", name)
+        if rt.plural == "pods" and key not in self._objects:
+            # a new pod of an old name starts with an empty log
+            for log_key in [k for k in self.pod_logs if k[:2] == (ns, name)]:
+                del self.pod_logs[log_key]
         if key in self._objects:
             raise ApiError(
                 409,

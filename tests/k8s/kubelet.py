@@ -100,6 +100,8 @@ class Kubelet:
         self._ip = 10
         self.started: list[str] = []
         self._processes: dict[str, asyncio.Task[None]] = {}
+        self._started_uids: set[str] = set()
+        self._killed: set[asyncio.Task[None]] = set()
         self.exit_codes: dict[str, int] = {}
 
     # --- one-shot -------------------------------------------------------------------------
@@ -140,6 +142,9 @@ class Kubelet:
             )
             node_name = target
         if self.start_pods:
+            if meta.get("uid") in self._started_uids:
+                return False  # an event older than our own Running (watch events lag behind)
+            self._started_uids.add(meta.get("uid", ""))
             await self.mark_running(meta["name"], node_name)
             if self.run_jobs and spec.get("restartPolicy") == "Never" and self._job_command(pod):
                 self._processes[meta["name"]] = asyncio.create_task(self._run_job(pod), name=f"job-{meta['name']}")
@@ -347,7 +352,7 @@ class Kubelet:
         except (TimeoutError, asyncio.CancelledError):
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
-            await process.wait()
+            await process.communicate()  # to EOF, so that its pipe is closed with the loop still running
             raise
         self.exit_codes[name] = code
         with contextlib.suppress(ApiException):
@@ -402,6 +407,7 @@ class Kubelet:
         task = self._processes.pop(name, None)
         if task is not None and not task.done():
             task.cancel()
+            self._killed.add(task)
 
     async def mark_failed(self, name: str, reason: str = "Error", message: str = "") -> None:
         await self.core.patch_namespaced_pod_status(
@@ -438,6 +444,7 @@ class Kubelet:
     async def stop(self) -> None:
         for name in list(self._processes):
             self._forget(name)
+        await asyncio.gather(*self._killed, return_exceptions=True)  # the killed processes are reaped
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -167,7 +167,9 @@ async def fund_user(c: Container, org: UUID, group: UUID, user: UUID, credits_: 
         )
 
 
-async def add_simulated_cluster(c: Container, cluster_id: str, nodes: tuple[Any, ...], start_delay: float = 0.1) -> Any:
+async def add_simulated_cluster(
+    c: Container, cluster_id: str, nodes: tuple[Any, ...], start_delay: float = 0.1, job_seconds: float = 30.0
+) -> Any:
     """Register one more simulated cluster (its nodes in the database, its adapter in the
     registry) whose status reports reach the session use cases, as the runtime does."""
     from domain.inventory.model import Cluster, Inventory
@@ -179,7 +181,10 @@ async def add_simulated_cluster(c: Container, cluster_id: str, nodes: tuple[Any,
         await sessions.handle_status_report(c.sessions, cluster_id, report)
 
     cluster = SimulatedCluster(
-        Inventory((Cluster(cluster_id, f"{cluster_id} cluster"),), nodes), on_status, start_delay=start_delay
+        Inventory((Cluster(cluster_id, f"{cluster_id} cluster"),), nodes),
+        on_status,
+        start_delay=start_delay,
+        job_seconds=job_seconds,
     )
     await register_cluster_inventory(c, cluster, kind="simulated")
     c.clusters.add(cluster)

@@ -49,6 +49,14 @@ async def execute(url: str, sql: str) -> None:
         await conn.close()
 
 
+async def fetch(url: str, sql: str) -> list[tuple[object, ...]]:
+    conn = await asyncpg.connect(_plain(url), timeout=10)
+    try:
+        return [tuple(r) for r in await conn.fetch(sql)]
+    finally:
+        await conn.close()
+
+
 async def row_counts(url: str) -> dict[str, int]:
     """Rows per table of the public schema (alembic's own table left out)."""
     conn = await asyncpg.connect(_plain(url), timeout=10)

@@ -38,6 +38,7 @@ SESSION_STATES = (
     "FAILED",
     "EXPIRED",
     "PREEMPTED",
+    "SUCCEEDED",
 )
 
 
@@ -74,6 +75,8 @@ class SessionRow(Base):
     preemptible: Mapped[bool] = mapped_column(Boolean, default=False)
     env: Mapped[dict[str, str]] = mapped_column(JSONB, default=dict)
     mounts: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
+    # a batch job's command, args, back-off limit, exit code and final log tail (JobRun)
+    job: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     requested_cluster: Mapped[str | None] = mapped_column(String(63))
     cluster_id: Mapped[str | None] = mapped_column(String(63))
     placement: Mapped[dict[str, Any] | None] = mapped_column(JSONB)

@@ -18,9 +18,11 @@ from domain.common.errors import CommonErrorCode, DomainError
 from domain.policies.model import PolicyScope, PolicyScopeKind, Usage
 from domain.sessions.model import (
     ACTIVE,
+    TERMINAL,
     Endpoints,
     Expiry,
     GpuAsk,
+    JobRun,
     MountMode,
     MountRequest,
     Session,
@@ -100,6 +102,7 @@ def _values(s: Session) -> dict[str, Any]:
         "priority": s.priority,
         "preemptible": s.preemptible,
         "env": dict(s.env),
+        "job": s.job.to_dict() if s.job is not None else None,
         "mounts": [{"volume_id": str(m.volume_id), "mount_path": m.mount_path, "mode": m.mode.value} for m in s.mounts],
         "requested_cluster": s.requested_cluster,
         "cluster_id": s.cluster_id,
@@ -157,6 +160,7 @@ def _session(r: Any) -> Session:
         queued_at=r.queued_at,
         started_at=r.started_at,
         approved_by=r.approved_by,
+        job=JobRun.from_dict(r.job) if r.job else None,
         version=r.version,
     )
 
@@ -419,7 +423,7 @@ class SqlVolumeRepository:
 
     async def mounted_by_active_sessions(self, volume_id: UUID) -> int:
         q = select(func.count()).where(
-            SessionRow.state.not_in(["STOPPED", "REJECTED", "FAILED", "EXPIRED"]),
+            SessionRow.state.not_in([state.value for state in TERMINAL]),
             SessionRow.mounts.contains([{"volume_id": str(volume_id)}]),
         )
         return int(await self.s.scalar(q) or 0)

@@ -189,12 +189,12 @@ async def test_switching_to_time_slicing_runs_every_step_and_requeues_the_node_s
     assert isinstance(UUID(op_id), UUID)
 
 
-async def test_progress_is_published_and_a_step_that_fails_leaves_the_node_cordoned(
+async def test_progress_is_published_and_a_mode_that_never_shows_is_rolled_back(
     e2e: E2ECluster, admin: Gql, container: Any, world: World
 ) -> None:
-    """No device plugin serves HAMi here: the operation stops at wait-for-resource, says so,
-    and leaves the node cordoned in Kubernetes and in gshare's capacity (BRICK: fix, then
-    uncordon by hand or run the change again). Each step was published on the event bus."""
+    """No device plugin serves HAMi here: the operation fails at wait-for-resource, puts the old
+    labels back and, as the node still publishes its exclusive cards, uncordons it in
+    Kubernetes and in gshare's capacity; it says so. Each step was published on the event bus."""
     from domain.inventory import node_operations as node_ops
     from domain.tenancy.services import load_actor
     from infra.clusters.repository import SqlClusterRecords
@@ -231,12 +231,14 @@ async def test_progress_is_published_and_a_step_that_fails_leaves_the_node_cordo
         done = await node_ops.node_sharing_mode_change_run(deps, actor, op, KubernetesNodeSharing(c, cluster), "n-ex")
         await asyncio.wait_for(collector, 5)
     assert done.state is node_ops.NodeOperationState.FAILED
-    assert done.error is not None and done.error.startswith("wait-for-resource")
-    assert [e["step"] for e in events if "step" in e] == ["cordon", "drain", "relabel", "wait-for-resource"]
+    assert done.error is not None and "rolled back to exclusive and uncordoned" in done.error
+    assert [e["step"] for e in events if "step" in e] == ["cordon", "drain", "relabel", "wait-for-resource", "rollback"]
     assert events[-1]["state"] == "failed"
     k8s = e2e.api.get("nodes", "n-ex")
-    assert k8s is not None and k8s["spec"]["unschedulable"] is True
+    assert k8s is not None and not k8s["spec"].get("unschedulable")
+    assert k8s["metadata"]["labels"].get("gpu") is None
     async with c.uow() as uow:
-        assert (await uow.capacity.inventory()).node(node_id).cordoned
+        node = (await uow.capacity.inventory()).node(node_id)
+    assert not node.cordoned and node.sharing_mode is SharingMode.EXCLUSIVE
     stored = (await admin(OPERATION, id=str(op.id)))["nodeOperation"]
-    assert stored["state"] == "FAILED" and stored["currentStep"] == "WAIT_FOR_RESOURCE"
+    assert stored["state"] == "FAILED" and stored["currentStep"] == "ROLLBACK"

@@ -210,11 +210,14 @@ async def test_a_placed_cpu_only_session_is_pinned_to_its_node(
     await adapter.delete(session_id)
 
 
-async def test_jobs_and_foreign_placements_are_refused(adapter: KubernetesCluster, cluster: KubeApiServer) -> None:
+async def test_shared_jobs_and_foreign_placements_are_refused(
+    adapter: KubernetesCluster, cluster: KubeApiServer
+) -> None:
     inventory = await adapter.read_inventory()
     spec = workload(uuid4(), placement_for(inventory, GpuKind.EXCLUSIVE))
-    with pytest.raises(WorkloadRefused):
-        await adapter.apply(replace(spec, is_job=True))
+    shared = workload(uuid4(), placement_for(inventory, GpuKind.SHARED))
+    with pytest.raises(WorkloadRefused, match="exclusive cards only"):
+        await adapter.apply(replace(shared, is_job=True))
     assert spec.placement is not None
     with pytest.raises(WorkloadRefused):
         await adapter.apply(replace(spec, placement=replace(spec.placement, cluster_id="elsewhere")))

@@ -35,7 +35,7 @@ def report(**over: object) -> dict[str, object]:
         ("Starting", WorkloadPhase.STARTING),
         ("Running", WorkloadPhase.RUNNING),
         ("Failed", WorkloadPhase.FAILED),
-        ("Succeeded", WorkloadPhase.STOPPED),
+        ("Succeeded", WorkloadPhase.SUCCEEDED),
         ("Deleted", WorkloadPhase.STOPPED),
     ],
 )

@@ -32,6 +32,8 @@ ALLOWED = {
     (S.RESUMING, S.SCHEDULED), (S.RESUMING, S.STOPPED), (S.RESUMING, S.PAUSED), (S.STOPPING, S.STOPPED),
     (S.STOPPING, S.FAILED), (S.PREEMPTED, S.QUEUED), (S.PREEMPTED, S.SCHEDULED), (S.PREEMPTED, S.PAUSED),
     (S.PREEMPTED, S.STOPPED),
+    # a batch job that ran to completion (a fast one may end before its Running was seen)
+    (S.SCHEDULED, S.SUCCEEDED), (S.STARTING, S.SUCCEEDED), (S.RUNNING, S.SUCCEEDED),
 }  # fmt: skip
 
 
@@ -52,7 +54,7 @@ def test_exactly_the_listed_transitions_are_allowed() -> None:
 
 
 def test_state_sets() -> None:
-    assert {S.STOPPED, S.REJECTED, S.FAILED, S.EXPIRED} == TERMINAL
+    assert {S.STOPPED, S.REJECTED, S.FAILED, S.EXPIRED, S.SUCCEEDED} == TERMINAL
     assert {S.SCHEDULED, S.STARTING, S.RUNNING, S.PAUSING, S.STOPPING} == HOLDS_CAPACITY
     assert set(S) - TERMINAL - {S.PAUSED} == ACTIVE
     assert [session(s).terminal for s in (S.STOPPED, S.RUNNING, S.PAUSED)] == [True, False, False]

@@ -557,6 +557,13 @@ export type EffectivePolicy = {
   preemptible: EffectiveBooleanSetting;
 };
 
+/** An environment variable of a session or job. */
+export type EnvVar = {
+  __typename?: 'EnvVar';
+  name: Scalars['String']['output'];
+  value: Scalars['String']['output'];
+};
+
 export type EnvVarInput = {
   name: Scalars['String']['input'];
   value: Scalars['String']['input'];
@@ -1365,6 +1372,7 @@ export type NodeOperationStep =
   | 'PRECHECK'
   | 'RELABEL'
   | 'REMOVE_STALE'
+  | 'ROLLBACK'
   | 'UNCORDON'
   | 'WAIT_FOR_RESOURCE';
 
@@ -2271,14 +2279,24 @@ export type Session = Node & {
   __typename?: 'Session';
   /** The admin who approved it (sessions that needed approval), when known. */
   approver?: Maybe<User>;
+  /** A job's arguments; empty for interactive sessions. */
+  args: Array<Scalars['String']['output']>;
+  /** How often a failed job run is retried (null for interactive sessions). */
+  backoffLimit?: Maybe<Scalars['Int']['output']>;
   /** Credits charged to the wallet so far. */
   charged: Credits;
+  /** A job's command (replaces the image's entrypoint); empty: the entrypoint runs. */
+  command: Array<Scalars['String']['output']>;
   /** Credits owed so far for the seconds it ran (charged at pause, stop and by metering). */
   costSoFar: Credits;
   cpuMillicores: Scalars['Int']['output'];
   createdAt: Scalars['DateTime']['output'];
   diskGib: Scalars['Int']['output'];
   endpoints: SessionEndpoints;
+  /** Its environment variables. */
+  env: Array<EnvVar>;
+  /** A job's exit code once it ended (0 with SUCCEEDED); null before, and for sessions. */
+  exitCode?: Maybe<Scalars['Int']['output']>;
   expiresAt?: Maybe<Scalars['DateTime']['output']>;
   expiry: Expiry;
   /** True from 90 % of the time to expiry elapsed. */
@@ -2291,6 +2309,8 @@ export type Session = Node & {
   id: Scalars['ID']['output'];
   imageReference: Scalars['String']['output'];
   kind: SessionKind;
+  /** The last lines of its log: live while it runs, kept from the end for a finished job. Whoever may see the session may read it. */
+  logTail: SessionLog;
   memoryMib: Scalars['Int']['output'];
   mounts: Array<SessionMount>;
   name: Scalars['String']['output'];
@@ -2317,6 +2337,12 @@ export type Session = Node & {
   updatedAt: Scalars['DateTime']['output'];
 };
 
+
+/** An interactive GPU environment or a batch job. */
+export type SessionLogTailArgs = {
+  lines?: Scalars['Int']['input'];
+};
+
 export type SessionApproveInput = {
   /** Assign exclusive, shared (time-slice), MIG or HAMi. */
   gpuKind?: InputMaybe<GpuKind>;
@@ -2334,11 +2360,17 @@ export type SessionConnection = {
 
 /** Ask for a session: a preset (or an instance bundle) on an offering, an image, volumes. */
 export type SessionCreateInput = {
+  /** Jobs only: its arguments. */
+  args?: Array<Scalars['String']['input']>;
+  /** Jobs only: retries after a failed run (0 to 10, default 0). */
+  backoffLimit?: InputMaybe<Scalars['Int']['input']>;
   bundleCpuMillicores?: InputMaybe<Scalars['Int']['input']>;
   /** Whole cards of an instance bundle (0 = CPU only). */
   bundleGpus?: InputMaybe<Scalars['Int']['input']>;
   bundleMemoryMib?: InputMaybe<Scalars['Int']['input']>;
   clusterId?: InputMaybe<Scalars['String']['input']>;
+  /** Jobs only: what runs instead of the image's entrypoint. */
+  command?: Array<Scalars['String']['input']>;
   env?: Array<EnvVarInput>;
   expiry?: Expiry;
   imageId: Scalars['ID']['input'];
@@ -2395,6 +2427,16 @@ export type SessionKind =
   | 'INTERACTIVE'
   | 'JOB';
 
+/** The last lines of a session's or job's log. */
+export type SessionLog = {
+  __typename?: 'SessionLog';
+  lines: Array<Scalars['String']['output']>;
+  /** True: read from the running container just now; false: kept from when the job ended. */
+  live: Scalars['Boolean']['output'];
+  /** Why there are no lines (not started, ended, cluster down). */
+  reason?: Maybe<Scalars['String']['output']>;
+};
+
 export type SessionMount = {
   __typename?: 'SessionMount';
   mode: MountMode;
@@ -2446,7 +2488,8 @@ export type SessionState =
   | 'SCHEDULED'
   | 'STARTING'
   | 'STOPPED'
-  | 'STOPPING';
+  | 'STOPPING'
+  | 'SUCCEEDED';
 
 export type SharingMode =
   | 'EXCLUSIVE'

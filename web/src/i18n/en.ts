@@ -299,6 +299,7 @@ export const en = {
   "state.REJECTED": "Rejected",
   "state.FAILED": "Failed",
   "state.EXPIRED": "Expired",
+  "state.SUCCEEDED": "Succeeded",
   "state.PREEMPTED": "Preempted",
   "expiry.H1": "1 hour",
   "expiry.H4": "4 hours",
@@ -499,6 +500,7 @@ export const en = {
   "nodeStep.WAIT_FOR_RESOURCE": "Wait for the new resource",
   "nodeStep.REMOVE_STALE": "Remove stale capacity",
   "nodeStep.UNCORDON": "Uncordon",
+  "nodeStep.ROLLBACK": "Roll back",
 
   "nav.operations": "Background jobs",
   "operations.description": "Periodic jobs (metering, refills, expiry, idle reclaim …) with their last run and next due time.",

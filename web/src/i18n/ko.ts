@@ -301,6 +301,7 @@ export const ko: Record<MessageKey, string> = {
   "state.REJECTED": "거절됨",
   "state.FAILED": "실패",
   "state.EXPIRED": "만료됨",
+  "state.SUCCEEDED": "성공",
   "state.PREEMPTED": "선점됨",
   "expiry.H1": "1시간",
   "expiry.H4": "4시간",
@@ -501,6 +502,7 @@ export const ko: Record<MessageKey, string> = {
   "nodeStep.WAIT_FOR_RESOURCE": "새 리소스 대기",
   "nodeStep.REMOVE_STALE": "오래된 용량 제거",
   "nodeStep.UNCORDON": "언코든",
+  "nodeStep.ROLLBACK": "롤백",
 
   "nav.operations": "백그라운드 작업",
   "operations.description": "주기 작업(과금, 충전, 만료, 유휴 회수 등)의 마지막 실행과 다음 예정 시각입니다.",

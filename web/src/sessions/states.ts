@@ -15,9 +15,10 @@ export const STATE_COLOR: Record<SessionState, string> = {
   FAILED: "red",
   EXPIRED: "dark",
   PREEMPTED: "orange",
+  SUCCEEDED: "green",
 };
 
-const ENDED: SessionState[] = ["STOPPED", "REJECTED", "FAILED", "EXPIRED"];
+const ENDED: SessionState[] = ["STOPPED", "REJECTED", "FAILED", "EXPIRED", "SUCCEEDED"];
 
 /** What the session page offers in each state (the server re-checks every transition). */
 export function sessionActions(state: SessionState) {

@@ -87,7 +87,7 @@ const SessionRejectDocument = graphql(`
   }
 `);
 
-const STATES: SessionState[] = ["PENDING_APPROVAL", "QUEUED", "SCHEDULED", "STARTING", "RUNNING", "PAUSED", "PREEMPTED", "STOPPED", "FAILED", "EXPIRED", "REJECTED"];
+const STATES: SessionState[] = ["PENDING_APPROVAL", "QUEUED", "SCHEDULED", "STARTING", "RUNNING", "PAUSED", "PREEMPTED", "STOPPED", "SUCCEEDED", "FAILED", "EXPIRED", "REJECTED"];
 const KINDS: GpuKind[] = ["EXCLUSIVE", "SHARED", "MIG", "HAMI"];
 
 type Person = { username: string; displayName: string };
