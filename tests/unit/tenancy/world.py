@@ -76,8 +76,8 @@ class World:
     root = ROOT
 
     @classmethod
-    async def build(cls) -> World:
-        uow, ids, clock, hasher = InMemoryUnitOfWork(), Ids(), FrozenClock(NOW), Hasher()
+    async def build(cls, uow: InMemoryUnitOfWork | None = None) -> World:
+        uow, ids, clock, hasher = uow or InMemoryUnitOfWork(), Ids(), FrozenClock(NOW), Hasher()
         a = await t.organization_create(uow, ROOT, ids, clock, name="Acme")
         b = await t.organization_create(uow, ROOT, ids, clock, name="Beta")
         g1 = await t.group_create(uow, ROOT, ids, clock, organization_id=a.id, name="G1")
