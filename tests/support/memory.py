@@ -38,6 +38,7 @@ class TenancyState:
     storage_classes: dict[str, StorageClass] = field(default_factory=dict)
     templates: dict[UUID, Template] = field(default_factory=dict)
     sessions: dict[UUID, Session] = field(default_factory=dict)
+    audit: list[Any] = field(default_factory=list)  # AuditEntry, in the order written
 
 
 class InMemoryTenancy:
@@ -532,6 +533,23 @@ class InMemoryTemplates:
         return _page(rows, offset, limit)
 
 
+class InMemoryAudit:
+    """Appends only; the readers' visibility is the use cases' business (see audit tests)."""
+
+    def __init__(self, state: TenancyState) -> None:
+        self.st = state
+
+    async def append(self, entry: Any) -> None:
+        self.st.audit.append(entry)
+
+    async def query(self, visibility: Any, flt: Any, offset: int, limit: int) -> tuple[list[Any], int]:
+        rows = list(reversed(self.st.audit))
+        return rows[offset : offset + limit], len(rows)
+
+    async def get(self, entry_id: UUID) -> Any:
+        return next((e for e in self.st.audit if e.id == entry_id), None)
+
+
 class InMemoryUnitOfWork:
     """Repositories over one shared state; changes are kept on `commit()` and undone when
     the block is left without it. Events published after commit land in `published`."""
@@ -557,6 +575,10 @@ class InMemoryUnitOfWork:
     @property
     def catalog(self) -> InMemoryCatalog:
         return InMemoryCatalog(self.state)
+
+    @property
+    def audit(self) -> InMemoryAudit:
+        return InMemoryAudit(self.state)
 
     @property
     def volumes(self) -> InMemoryVolumes:

@@ -1,0 +1,224 @@
+"""The sessions' periodic jobs on in-memory adapters: metering's pauses and warnings from the
+billing lines, expiry (warn once at 90 %, then stop), idle reclaim, budget alerts once per
+recipient and period."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from uuid import UUID
+
+import pytest
+
+from domain.credits import services as credits
+from domain.credits.budgets import BudgetAction, BudgetScope, BudgetScopeKind
+from domain.credits.model import AccountRef
+from domain.inventory.ports import StatusReport, UsageSample, WorkloadPhase
+from domain.policies.model import PolicyScope, ResourcePolicy, ScopeChain
+from domain.sessions import jobs
+from domain.sessions import services as s
+from domain.sessions.model import Expiry, SessionState
+from domain.sessions.ports import BillingLine, BillingResult, Notification
+from tests.unit.sessions.world import SessionsWorld
+from tests.unit.tenancy.world import NOW
+
+S = SessionState
+
+
+@pytest.fixture
+async def w() -> SessionsWorld:
+    return await SessionsWorld.build()
+
+
+async def running(w: SessionsWorld, name: str = "nb", actor: str = "member", **kw: object) -> object:
+    x = await s.session_create(w.svc, w.actor(actor), w.request(name=name, **kw))
+    await s.handle_status_report(w.svc, "c1", StatusReport(x.id, WorkloadPhase.RUNNING, NOW))
+    return w.state.sessions[x.id]
+
+
+@dataclass
+class Notices:
+    stored: dict[UUID, Notification] = field(default_factory=dict)
+
+    async def add_once(self, notifications: list[Notification]) -> list[Notification]:
+        new = [n for n in notifications if n.id not in self.stored]
+        self.stored.update({n.id: n for n in new})
+        return new
+
+
+class Scripted:
+    """Billing answers set by the test: the tick's lines and the sweep's."""
+
+    def __init__(self, tick: BillingResult, sweep: BillingResult | None = None) -> None:
+        self.tick, self.sweep = tick, sweep or BillingResult(0, 0, 0)
+        self.calls: list[tuple[object, bool]] = []
+
+    async def bill(self, now: datetime, session_ids: object, *, close: bool) -> BillingResult:
+        self.calls.append((session_ids, close))
+        if session_ids is not None:
+            return BillingResult(0, 0, 0)
+        return self.sweep if close else self.tick
+
+
+def line(sid: UUID, owner: UUID, **kw: object) -> BillingLine:
+    args: dict[str, object] = dict(
+        charged_micro=10,
+        unpaid_micro=0,
+        hold_micro=1_000_000,
+        renewal_short_micro=0,
+        first_shortfall=False,
+        closed=False,
+    )
+    args.update(kw)
+    return BillingLine(sid, owner, **args)  # type: ignore[arg-type]
+
+
+async def test_metering_pauses_sessions_whose_hold_runs_out_and_warns_short_wallets_once(w: SessionsWorld) -> None:
+    broke, short, fine = [await running(w, f"s{i}") for i in range(3)]
+    owner = w.t.users["member"].id
+    tick = BillingResult(
+        3, 3, 30,
+        (
+            # short of the next window, and less left than a minute of a quarter card (15 000)
+            line(broke.id, owner, hold_micro=100, renewal_short_micro=500_000),
+            line(short.id, owner, renewal_short_micro=250_000, first_shortfall=True),
+            line(fine.id, owner, renewal_short_micro=1),  # short again: told already
+        ),
+    )  # fmt: skip
+    w.svc.billing = Scripted(tick, BillingResult(2, 0, 0))
+    out = await jobs.meter(w.svc)
+    assert (out.paused, out.warned) == ((broke.id,), (short.id,))
+    assert w.state.sessions[broke.id].state is S.PAUSING and w.state.sessions[short.id].state is S.RUNNING
+    assert out.summary() == (
+        "3 running session(s) billed, 3 charge(s), 0.00003 credits; 2 lost settlement(s) closed; "
+        "1 wallet(s) short of the next hold window; 1 session(s) paused, their hold ran out"
+    )
+    notes = sorted((n.kind, n.message) for n in w.state.notifications.values())
+    assert notes == [
+        (
+            "credits_low",
+            "your wallet cannot reserve the next hour of session s1 (0.25 credits short); it will be paused when its hold runs out",
+        ),
+        ("session_paused_credits", "session s0 was paused: your credits ran out (resume it after a top-up)"),
+    ]
+    (entry,) = [e for e in w.state.audit if e.operation == "sessionPause"]
+    assert (entry.actor_username, entry.success, entry.target_id, entry.details) == (
+        "gshare-system", True, str(broke.id), {"reason": "credits_exhausted", "holdMicro": "100", "unpaidMicro": "0"},
+    )  # fmt: skip
+    assert f"wallet:{owner}" in [t for t, _ in w.state.events]
+
+
+async def test_a_quiet_tick_changes_nothing() -> None:
+    w = await SessionsWorld.build()
+    x = await running(w)
+    w.svc.billing = Scripted(BillingResult(1, 0, 0, (line(x.id, x.owner_id, unpaid_micro=0),)))  # type: ignore[attr-defined]
+    out = await jobs.meter(w.svc)
+    assert (out.paused, out.warned, out.summary()) == ((), (), "1 running session(s) billed, 0 charge(s), 0 credits")
+    assert w.state.notifications == {} and w.state.sessions[x.id].state is S.RUNNING  # type: ignore[attr-defined]
+    unpaid = Scripted(BillingResult(1, 1, 5, (line(x.id, x.owner_id, unpaid_micro=1),)))  # type: ignore[attr-defined]
+    w.svc.billing = unpaid
+    assert (await jobs.meter(w.svc)).paused == (x.id,)  # type: ignore[attr-defined]  # something unpaid already
+
+
+def test_a_hold_runs_out_when_it_cannot_pay_the_next_tick() -> None:
+    from tests.unit.sessions.test_remaining_time import session
+
+    cpu = session(S.RUNNING)
+    assert jobs.hold_runs_out(cpu, 0, 0, 60) is False
+    assert jobs.notice_id("k", UUID(int=1)) == jobs.notice_id("k", UUID(int=1)) != jobs.notice_id("k", UUID(int=2))
+
+
+async def test_expiry_warns_once_at_90_percent_then_stops_the_session(w: SessionsWorld) -> None:
+    x = await running(w, expiry=Expiry.H1)
+    notices = Notices()
+    w.t.clock.set(NOW + timedelta(minutes=53))
+    assert await jobs.expire_sessions(w.svc, notices) == jobs.ExpiryOutcome(0, ())
+    w.t.clock.set(NOW + timedelta(minutes=54, seconds=30))
+    assert await jobs.expire_sessions(w.svc, notices) == jobs.ExpiryOutcome(1, ())
+    (warning,) = notices.stored.values()
+    assert (warning.kind, warning.message) == (
+        "session_expiring", "session nb expires in 5 min, at 2026-02-01 01:00 UTC (extend it to keep it)",
+    )  # fmt: skip
+    assert await jobs.expire_sessions(w.svc, notices) == jobs.ExpiryOutcome(0, ())  # told once
+    w.t.clock.set(NOW + timedelta(hours=1))
+    assert await jobs.expire_sessions(w.svc, notices) == jobs.ExpiryOutcome(0, (x.id,))  # type: ignore[attr-defined]
+    gone = w.state.sessions[x.id]  # type: ignore[attr-defined]
+    assert (gone.state, gone.state_reason, gone.placement) == (S.EXPIRED, "expired", None)
+    assert w.cluster.deleted == [x.id] and w.state.capacity.allocations == []  # type: ignore[attr-defined]
+    (entry,) = [e for e in w.state.audit if e.operation == "sessionExpire"]
+    assert entry.details == {"reason": "expired", "expiresAt": (NOW + timedelta(hours=1)).isoformat()}
+    assert [n.message for n in w.state.notifications.values() if n.kind == "session_expired"] == [
+        "session nb expired and was stopped; volumes are kept"
+    ]
+    assert await jobs.expire_sessions(w.svc, notices) == jobs.ExpiryOutcome(0, ())
+
+
+class Samples:
+    def __init__(self) -> None:
+        self.by_session: dict[UUID, list[UsageSample]] = {}
+
+    async def recent(self, session_id: UUID, seconds: int = 300) -> list[UsageSample]:
+        return self.by_session.get(session_id, [])
+
+
+def quiet(sid: UUID, start: datetime, n: int, util: float = 0.0, mem: int = 10) -> list[UsageSample]:
+    return [UsageSample(sid, start + timedelta(seconds=60 * i), 50, 100, util, mem) for i in range(n)]
+
+
+async def test_idle_gpu_sessions_are_paused_after_their_policy_timeout(w: SessionsWorld) -> None:
+    x = await running(w)
+    busy = await running(w, "busy")
+    await w.policies.put(ResourcePolicy(PolicyScope.group(w.t.g1.id), idle_timeout_seconds=600))
+    usage, tracker = Samples(), jobs.IdleTracker()
+    usage.by_session[x.id] = quiet(x.id, NOW, 5)  # type: ignore[attr-defined]
+    usage.by_session[busy.id] = quiet(busy.id, NOW, 5, util=50.0)  # type: ignore[attr-defined]
+    w.t.clock.set(NOW + timedelta(minutes=5))
+    assert await jobs.reclaim_idle(w.svc, usage, tracker) == []
+    assert tracker.idle_since == {x.id: NOW}  # type: ignore[attr-defined]
+    w.t.clock.set(NOW + timedelta(minutes=10))
+    usage.by_session[x.id] = quiet(x.id, NOW + timedelta(minutes=6), 5)  # type: ignore[attr-defined]
+    assert await jobs.reclaim_idle(w.svc, usage, tracker) == [x.id]  # type: ignore[attr-defined]
+    assert w.state.sessions[x.id].state is S.PAUSING and tracker.idle_since == {}  # type: ignore[attr-defined]
+    assert [n.message for n in w.state.notifications.values() if n.kind == "session_idle_paused"] == [
+        "session nb was paused after 10 min without GPU use; its settings and volumes are kept"
+    ]
+    (entry,) = [e for e in w.state.audit if e.operation == "sessionPause"]
+    assert entry.details == {"reason": "idle", "idleSince": NOW.isoformat(), "idleTimeoutSeconds": "600"}
+    assert w.state.sessions[busy.id].state is S.RUNNING  # type: ignore[attr-defined]
+
+
+def test_what_counts_as_idle() -> None:
+    sid, t0 = UUID(int=1), NOW
+    settings = jobs.IdleSettings()
+    assert jobs.is_idle([], settings) is False
+    assert jobs.is_idle(quiet(sid, t0, 3, util=4.9), settings) is True
+    assert jobs.is_idle(quiet(sid, t0, 3, util=5.0), settings) is False
+    no_gpu = [UsageSample(sid, t0, 99, 10, 0.0, 0)]
+    assert jobs.is_idle(no_gpu, settings) is True
+    assert jobs.is_idle([UsageSample(sid, t0, 100, 10, 0.0, 0)], settings) is False
+
+
+async def test_budget_alerts_go_once_to_the_scopes_admins(w: SessionsWorld) -> None:
+    scope = BudgetScope(BudgetScopeKind.GROUP, w.t.g1.id)
+    await credits.set_budget(
+        w.t.root,
+        w.budgets,
+        w.directory,
+        w.t.clock,
+        w.t.ids,
+        scope=scope,
+        limit_micro=1_000_000,
+        action=BudgetAction.WARN,
+    )
+    await credits.charge_wallet(
+        w.ledger, w.t.clock, w.t.ids, wallet=AccountRef.user(w.t.users["member"].id),
+        chain=ScopeChain(w.t.users["member"].id, w.t.g1.id, w.t.org_a.id), amount_micro=900_000,
+        idempotency_key="spend",
+    )  # fmt: skip
+    notices = Notices()
+    sent = await jobs.notify_budget_alerts(w.svc, notices, w.budgets, w.ledger)
+    admins = sorted([w.t.users["gadmin"].id, w.t.users["orgadmin"].id])
+    got = sorted((n.user_id, n.message.split(":")[0]) for n in notices.stored.values())
+    # 0.9 of 1 credit spent: the 50 % and 80 % thresholds, each to both admins of the group
+    assert sent == 4 and got == sorted((u, f"budget alert, {p}% reached") for u in admins for p in (50, 80))
+    assert await jobs.notify_budget_alerts(w.svc, notices, w.budgets, w.ledger) == 0
