@@ -206,10 +206,15 @@ class EffectivePolicy:
     settings: Mapping[str, EffectiveSetting]
     limits: tuple[EffectiveLimit, ...]
     allowed_clusters: frozenset[str] | None
-    allowed_clusters_sources: tuple[PolicyScope, ...]
+    # each scope that lists clusters with the ones it lists, most specific first
+    allowed_clusters_by_scope: tuple[tuple[PolicyScope, frozenset[str]], ...]
 
     def setting(self, name: str) -> Any:
         return self.settings[name].value
+
+    @property
+    def allowed_clusters_sources(self) -> tuple[PolicyScope, ...]:
+        return tuple(scope for scope, _ in self.allowed_clusters_by_scope)
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +256,7 @@ def resolve(chain: ScopeChain, policies: Mapping[PolicyScope, ResourcePolicy]) -
                 break
     limits: list[EffectiveLimit] = []
     clusters: frozenset[str] | None = None
-    cluster_sources: list[PolicyScope] = []
+    cluster_sources: list[tuple[PolicyScope, frozenset[str]]] = []
     for scope in scopes:
         policy = policies.get(scope)
         if policy is None:
@@ -264,7 +269,7 @@ def resolve(chain: ScopeChain, policies: Mapping[PolicyScope, ResourcePolicy]) -
             limits.append(EffectiveLimit("model_caps", scope, cap, model))
         if policy.allowed_clusters is not None:
             clusters = policy.allowed_clusters if clusters is None else clusters & policy.allowed_clusters
-            cluster_sources.append(scope)
+            cluster_sources.append((scope, policy.allowed_clusters))
     return EffectivePolicy(chain, settings, tuple(limits), clusters, tuple(cluster_sources))
 
 
@@ -310,7 +315,9 @@ def check(
         and effective.allowed_clusters is not None
         and request.cluster not in effective.allowed_clusters
     ):
-        source = effective.allowed_clusters_sources[-1]
+        # the refusal names the scope that excludes the cluster (the most specific one whose
+        # list lacks it), not merely one that lists clusters
+        source = next(scope for scope, allowed in effective.allowed_clusters_by_scope if request.cluster not in allowed)
         return PolicyDecision(
             effective,
             PolicyRefusal(

@@ -78,7 +78,7 @@ def test_check_called_directly_asks_anew_and_a_refusal_raises_with_its_numbers()
     check(effective, usage, ResourceRequest(gpu_ratio=Fraction(1, 4)), counted=True).raise_if_refused()
 
 
-def test_a_cluster_outside_the_allowed_ones_is_refused_naming_the_last_scope_that_lists_clusters() -> None:
+def test_a_cluster_outside_the_allowed_ones_is_refused_naming_the_scope_that_excludes_it() -> None:
     org, group = PolicyScope.organization(ORG_ID), PolicyScope.group(GROUP_ID)
     effective = resolve(
         CHAIN,
@@ -90,8 +90,35 @@ def test_a_cluster_outside_the_allowed_ones_is_refused_naming_the_last_scope_tha
     decision = check(effective, {}, ResourceRequest(cluster="a"))
     r = decision.refusal
     assert r is not None
-    assert (r.code, r.scope, r.field) == (PolicyErrorCode.CLUSTER_NOT_ALLOWED, org, "allowed_clusters")
+    # the organisation allows a; the group is what leaves it out
+    assert (r.code, r.scope, r.field) == (PolicyErrorCode.CLUSTER_NOT_ALLOWED, group, "allowed_clusters")
     assert r.message == "cluster a is not among the clusters allowed to user ada"
     assert effective.allowed_clusters_sources == (group, org)
+    assert effective.allowed_clusters_by_scope == ((group, frozenset({"b"})), (org, frozenset({"a", "b"})))
     assert check(effective, {}, ResourceRequest(cluster="b")).allowed
     assert check(effective, {}, ResourceRequest()).allowed  # no cluster asked: nothing to refuse
+
+
+@pytest.mark.parametrize(
+    ("cluster", "excluded_by"),
+    [("d", "user"), ("c", "group"), ("b", "organization"), ("a", None)],
+)
+def test_the_refusal_names_the_most_specific_scope_whose_clusters_lack_the_cluster(
+    cluster: str, excluded_by: str | None
+) -> None:
+    user, org, group = PolicyScope.user(USER_ID), PolicyScope.organization(ORG_ID), PolicyScope.group(GROUP_ID)
+    effective = resolve(
+        CHAIN,
+        {
+            user: ResourcePolicy(user, allowed_clusters=frozenset({"a", "b", "c"})),
+            group: ResourcePolicy(group, allowed_clusters=frozenset({"a", "b"})),
+            org: ResourcePolicy(org, allowed_clusters=frozenset({"a", "c", "d"})),
+        },
+    )
+    refusal = check(effective, {}, ResourceRequest(cluster=cluster)).refusal
+    scopes = {"user": user, "group": group, "organization": org}
+    if excluded_by is None:
+        assert refusal is None
+    else:
+        assert refusal is not None and refusal.scope == scopes[excluded_by]
+        assert refusal.code is PolicyErrorCode.CLUSTER_NOT_ALLOWED
