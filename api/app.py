@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -35,7 +36,7 @@ from api.common.request_errors import RequestErrorCode
 from api.context import SESSION_COOKIE, Context
 from api.dataloaders import build_loaders
 from api.extensions import UNAVAILABLE_MESSAGE
-from api.http import BodyLimit, RequestContext, exception_handlers, graphql_refusal
+from api.http import BodyLimit, RequestContext, SecurityHeaders, exception_handlers, graphql_refusal, page_policy
 from api.limits import InFlight, in_flight
 from api.schema import build_schema
 from domain.tenancy import services as tenancy
@@ -142,6 +143,11 @@ class GShareGraphQL(GraphQL[Context, None]):
                 raise
             log.error("the database is unavailable (%s: %s)", type(exc).__name__, exc)
             return graphql_refusal(503, RequestErrorCode.SERVICE_UNAVAILABLE, UNAVAILABLE_MESSAGE)
+
+    async def render_graphql_ide(self, request: Request) -> Response:  # type: ignore[override]
+        """GraphiQL's page (its inline script allowed by hash, its CDN files by exact URL)."""
+        page = self.graphql_ide_html
+        return HTMLResponse(page, headers={"content-security-policy": page_policy(page)})
 
     def decode_json(self, data: str | bytes) -> object:
         """JSON the parser cannot hold (numbers of thousands of digits, nesting past the
@@ -281,14 +287,16 @@ def create_app(container: Container, web_dist: Path = WEB_DIST) -> Starlette:
         routes.append(Route("/", lambda _: _landing()))
 
     async def simulated_endpoint(request: Request) -> Response:
-        session, endpoint = request.path_params["session"], request.path_params["endpoint"]
+        session = html.escape(request.path_params["session"][:36])
+        endpoint = html.escape(request.path_params["endpoint"][:64])
         return HTMLResponse(
             "<!doctype html><meta charset=utf-8><title>gshare simulated endpoint</title>"
-            f"<p>This is the <b>{endpoint}</b> endpoint of session <code>{session[:36]}</code> on gshare's "
+            f"<p>This is the <b>{endpoint}</b> endpoint of session <code>{session}</code> on gshare's "
             "simulated cluster. On a real cluster this address reaches the session's pod through the ingress.</p>"
         )
 
-    routes.insert(0, Route("/s/{session}/{endpoint}/", simulated_endpoint))
+    if settings.use_simulated_cluster:  # the addresses the simulated cluster hands out
+        routes.insert(0, Route("/s/{session}/{endpoint}/", simulated_endpoint))
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -316,10 +324,16 @@ def create_app(container: Container, web_dist: Path = WEB_DIST) -> Starlette:
         ),
     ]
     install_log_record_factory()
-    return GShareApp(routes=routes, middleware=middleware, lifespan=lifespan, exception_handlers=exception_handlers())
+    index = web_dist / "index.html"
+    app = GShareApp(routes=routes, middleware=middleware, lifespan=lifespan, exception_handlers=exception_handlers())
+    app.html_policy = page_policy(index.read_text() if index.exists() else "")
+    return app
 
 
 class GShareApp(Starlette):
+    html_policy = page_policy()  # the console's index.html's, set by create_app
+
     def build_middleware_stack(self) -> ASGIApp:
         # outside Starlette's error middleware, so that even its last-resort 500 carries the id
-        return RequestContext(super().build_middleware_stack())
+        # and the security headers
+        return RequestContext(SecurityHeaders(super().build_middleware_stack(), html_policy=self.html_policy))

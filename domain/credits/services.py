@@ -9,7 +9,6 @@ edge. Holds and charges are the system's own operations (admission, metering), n
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -17,6 +16,7 @@ from datetime import datetime
 from fractions import Fraction
 from uuid import UUID
 
+from domain.common import spreadsheet
 from domain.common.clock import Clock, IdGenerator
 from domain.common.errors import (
     CommonErrorCode,
@@ -367,7 +367,7 @@ def _account_text(a: AccountRef) -> str:
 def transfers_csv(rows: Sequence[tuple[int, Transfer]]) -> str:
     """CSV export of ledger history (amounts in credits, exact decimal)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = spreadsheet.writer(out)
     writer.writerow(CSV_HEADER)
     for seq, t in rows:
         a = t.attribution
@@ -380,13 +380,13 @@ def transfers_csv(rows: Sequence[tuple[int, Transfer]]) -> str:
                 _account_text(t.source),
                 _account_text(t.destination),
                 micro_to_credits_str(t.amount_micro),
-                t.idempotency_key,
+                spreadsheet.text_cell(t.idempotency_key),
                 t.actor_id or "",
                 a.organization_id or "",
                 a.group_id or "",
                 a.user_id or "",
                 t.hold_id or "",
-                t.memo,
+                spreadsheet.text_cell(t.memo),
             ]
         )
     return out.getvalue()

@@ -10,7 +10,6 @@ reference (posted by hand) falls under no offering.
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from uuid import UUID
 
+from domain.common import spreadsheet
 from domain.common.errors import InvalidValueError
 from domain.common.money import MicroCredits, micro_to_credits_str
 from domain.credits.budgets import BudgetScope, BudgetScopeKind
@@ -171,7 +171,7 @@ def usage_csv(report: UsageReport, names: Mapping[UUID | None, str]) -> str:
     so every key has the same periods), keys by spend, periods oldest first."""
     q = report.query
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = spreadsheet.writer(out)
     w.writerow(USAGE_CSV_HEADER)
     amounts = {(c.key, c.period_start): c.amount_micro for c in report.cells}
     for t in report.totals:
@@ -180,7 +180,7 @@ def usage_csv(report: UsageReport, names: Mapping[UUID | None, str]) -> str:
             str(q.scope.id),
             q.by.value if q.by else "",
             str(t.key or ""),
-            names.get(t.key, ""),
+            spreadsheet.text_cell(names.get(t.key, "")),
         )
         if q.interval is None:
             w.writerow((*common, "", micro_to_credits_str(t.amount_micro)))
