@@ -264,11 +264,10 @@ def create_app(container: Container, web_dist: Path = WEB_DIST) -> Starlette:
         )
 
     from api.credits.export import ledger_csv_route, usage_csv_route
-    from api.operations.metrics import metrics_endpoint
+    from api.operations.metrics import metrics_route
 
     routes: list[Any] = [
         *callback_routes(container),
-        Route("/metrics", metrics_endpoint),
         ledger_csv_route(container),
         usage_csv_route(container),
         Route("/healthz", healthz),
@@ -277,6 +276,9 @@ def create_app(container: Container, web_dist: Path = WEB_DIST) -> Starlette:
         Route("/graphql", graphql_app, methods=["GET", "POST"]),
         WebSocketRoute("/graphql", graphql_app),
     ]
+    metrics = metrics_route(settings.metrics_token.get_secret_value() if settings.metrics_token else None)
+    if metrics is not None:
+        routes.append(metrics)
     if settings.oidc_enabled:
         from api.oidc import oidc_routes
 

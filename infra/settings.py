@@ -58,6 +58,11 @@ class Settings(BaseSettings):
         default=None, description="signs cookies/OIDC state; generated in data_dir if unset"
     )
     cookie_secure: bool = False
+    metrics_token: SecretStr | None = Field(
+        default=None,
+        description="bearer token Prometheus sends to scrape /metrics (Authorization: Bearer …); "
+        "unset: the API serves no /metrics",
+    )
     login_session_hours: int = 12
 
     graphiql: bool = True

@@ -42,8 +42,8 @@ async def test_server_routes_and_assets_keep_their_answers(client: httpx.AsyncCl
     graphql = await client.post("/graphql", json={"query": "{ me { id } }"})
     assert graphql.status_code == 200 and graphql.json() == {"data": {"me": None}}
     assert (await client.get("/healthz")).json() == {"status": "ok"}
-    metrics = await client.get("/metrics")
-    assert metrics.status_code == 200 and "text/plain" in metrics.headers["content-type"]
+    metrics = await client.get("/metrics")  # no GSHARE_METRICS_TOKEN: not served, and not the console
+    assert metrics.status_code == 404 and metrics.text != INDEX
     assert (await client.get("/auth/config")).status_code == 200
     assert (await client.get("/exports/ledger.csv")).status_code == 401  # a route, not the console
     # a non-GET to a console path is not a page
