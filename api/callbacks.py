@@ -1,11 +1,13 @@
-"""The operators' signed callbacks: `POST /callbacks/session-status` and `POST /callbacks/inventory`.
+"""The clusters' signed callbacks: `POST /callbacks/session-status` and `POST /callbacks/inventory`
+(the operator), `POST /callbacks/usage` (the node agents' live usage).
 
 Each request is verified with `infra.callbacks.CallbackVerifier` (the cluster's registered key,
 fixed algorithms, `aud`/`exp`/`jti` required, the body bound to the token, single-use `jti`,
 and the report's `cluster` equal to the signer) before anything is read from it; a refusal is
 401 with the reason's code and leaves nothing behind. A verified report only ever speaks for
 the signing cluster: status reports go to the session state machine with that cluster's id,
-inventory reports replace that cluster's nodes.
+inventory reports replace that cluster's nodes, usage samples are kept only for the sessions
+that cluster runs (`infra.callbacks.usage`) and appended to the UsageStore in one call per post.
 
 Answers: 202 accepted; 401 refused token; 413 body too large; 422 verified but unusable
 report (the operator does not retry 4xx); 503 when the report could not be applied now
@@ -25,8 +27,10 @@ from domain.common.errors import DomainError
 from domain.inventory.model import Cluster, Inventory
 from domain.sessions import services as sessions
 from infra.callbacks.reports import ReportInvalid, inventory_nodes, status_report
+from infra.callbacks.usage import cluster_sessions, usage_report
 from infra.callbacks.verify import CallbackErrorCode, CallbackRejected
 from infra.clusters.wiring import callback_verifier, replace_inventory
+from infra.usage import record_usage
 
 log = logging.getLogger("gshare.callbacks")
 MAX_BODY_BYTES = 8 * 1024 * 1024
@@ -84,7 +88,34 @@ def callback_routes(container: Any) -> list[Route]:
             return JSONResponse({"code": "CALLBACK_NOT_APPLIED"}, status_code=503)
         return JSONResponse({"ok": True, "changed": changed}, status_code=202)
 
+    async def usage(request: Request) -> Response:
+        outcome = await _verified(container, request, "usage")
+        if isinstance(outcome, Response):
+            return outcome
+        cluster_id, report = outcome
+        try:
+            parsed = usage_report(cluster_id, report)
+        except ReportInvalid as exc:
+            return JSONResponse({"code": "CALLBACK_REPORT_INVALID", "message": str(exc)}, status_code=422)
+        try:
+            ours = await cluster_sessions(container).running_on(cluster_id, {s.session_id for s in parsed.samples})
+            kept = [s for s in parsed.samples if s.session_id in ours]
+            await record_usage(container.usage, container.events, kept)
+        except Exception:
+            log.exception("usage of cluster %s not stored", cluster_id)
+            return JSONResponse({"code": "CALLBACK_NOT_APPLIED"}, status_code=503)
+        ignored = len(parsed.samples) - len(kept)
+        if ignored or parsed.invalid:
+            log.info(
+                "usage of cluster %s: %d sample(s) of sessions it does not run, %d invalid",
+                cluster_id,
+                ignored,
+                parsed.invalid,
+            )
+        return JSONResponse({"accepted": len(kept), "ignored": ignored, "invalid": parsed.invalid}, status_code=202)
+
     return [
         Route("/callbacks/session-status", session_status, methods=["POST"]),
         Route("/callbacks/inventory", inventory, methods=["POST"]),
+        Route("/callbacks/usage", usage, methods=["POST"]),
     ]

@@ -1,4 +1,4 @@
-"""The `gshare` command: serve, worker, operator, db and day-one admin commands."""
+"""The `gshare` command: serve, worker, operator, agent, db and day-one admin commands."""
 
 from __future__ import annotations
 
@@ -318,6 +318,22 @@ def cmd_operator(args: argparse.Namespace) -> int:
     return int(operator_main(args.operator_args) or 0)
 
 
+def cmd_agent(args: argparse.Namespace) -> int:
+    """Replace this process by `python -m gshare_agent …`: the node agent must stay under
+    30 MiB resident, and this module has already imported the control plane's settings
+    (pydantic). The PID stays (PID 1 in the DaemonSet's container gets the signals)."""
+    import importlib.util
+    import os
+
+    if importlib.util.find_spec("gshare_agent") is None:
+        print("gshare: the node agent package is not installed in this environment", file=sys.stderr)
+        return 2
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, [sys.executable, "-m", "gshare_agent", *args.agent_args])  # noqa: S606
+    return 0  # pragma: no cover - execv does not return
+
+
 # ---------------------------------------------------------------- parser
 
 
@@ -341,6 +357,10 @@ def build_parser() -> argparse.ArgumentParser:
     operator = sub.add_parser("operator", help="run the per-cluster Kubernetes operator")
     operator.add_argument("operator_args", nargs=argparse.REMAINDER)
     operator.set_defaults(func=cmd_operator)
+
+    agent = sub.add_parser("agent", help="run the node agent (live usage of this node's session pods)")
+    agent.add_argument("agent_args", nargs=argparse.REMAINDER)
+    agent.set_defaults(func=cmd_agent)
 
     db = sub.add_parser("db", help="database migrations")
     db_sub = db.add_subparsers(dest="db_command", required=True)
@@ -382,9 +402,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+PASSTHROUGH = {"operator": "operator_args", "agent": "agent_args"}
+
+
 def _operator_split(argv: list[str]) -> int | None:
-    """Index of the `operator` command in argv, or None: everything after it is the
-    operator's own (argparse would otherwise take `--help` and refuse the operator's options)."""
+    """Index of the `operator` (or `agent`) command in argv, or None: everything after it is
+    that program's own (argparse would otherwise take `--help` and refuse its options)."""
     i = 0
     while i < len(argv):
         token = argv[i]
@@ -393,7 +416,7 @@ def _operator_split(argv: list[str]) -> int | None:
         elif token.startswith("-"):
             i += 1
         else:
-            return i if token == "operator" else None
+            return i if token in PASSTHROUGH else None
     return None
 
 
@@ -403,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     if split is not None:
         args = build_parser().parse_args(argv[: split + 1])
         rest = argv[split + 1 :]
-        args.operator_args = rest[1:] if rest[:1] == ["--"] else rest
+        setattr(args, PASSTHROUGH[argv[split]], rest[1:] if rest[:1] == ["--"] else rest)
         return int(args.func(args) or 0)
     args = build_parser().parse_args(argv)
     return int(args.func(args) or 0)

@@ -14,12 +14,11 @@ from dataclasses import dataclass, field
 from domain.inventory.ports import StatusReport
 from domain.sessions import services as sessions
 from infra.bootstrap import Container
+from infra.usage import record_usage, usage_topic
+
+__all__ = ["Runtime", "start_runtime", "usage_topic"]
 
 log = logging.getLogger(__name__)
-
-
-def usage_topic(session_id: object) -> str:
-    return f"usage:{session_id}"
 
 
 @dataclass
@@ -103,25 +102,6 @@ async def _sample_usage(container: Container, cluster: object) -> None:
     stream = cluster.usage_stream(1.0)  # type: ignore[attr-defined]
     async for samples in stream:
         try:
-            await container.usage.append_many(samples)
+            await record_usage(container.usage, container.events, samples)
         except Exception:
-            log.exception("%d usage samples not stored", len(samples))
-            continue
-        try:  # a cluster's second of samples in one announcement (one Redis round trip)
-            await container.events.publish_many(
-                [
-                    (
-                        usage_topic(sample.session_id),
-                        {
-                            "at": sample.at.isoformat(),
-                            "cpu": sample.cpu_millicores,
-                            "memory": sample.memory_mib,
-                            "gpu": sample.gpu_util_percent,
-                            "gpuMemory": sample.gpu_memory_mib,
-                        },
-                    )
-                    for sample in samples
-                ]
-            )
-        except Exception:
-            log.exception("%d usage samples not published", len(samples))
+            log.exception("%d usage samples not recorded", len(samples))

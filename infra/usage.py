@@ -10,8 +10,35 @@ from datetime import datetime
 from uuid import UUID
 
 from domain.inventory.ports import UsageSample
+from domain.ports import EventBus
+from domain.sessions.ports import UsageStore
 
 WINDOW_SECONDS = 300
+
+
+def usage_topic(session_id: object) -> str:
+    return f"usage:{session_id}"
+
+
+def usage_event(sample: UsageSample) -> dict[str, object]:
+    return {
+        "at": sample.at.isoformat(),
+        "cpu": sample.cpu_millicores,
+        "memory": sample.memory_mib,
+        "gpu": sample.gpu_util_percent,
+        "gpuMemory": sample.gpu_memory_mib,
+    }
+
+
+async def record_usage(store: UsageStore, events: EventBus, samples: Sequence[UsageSample]) -> None:
+    """Store a second of samples (one call) and announce them to the live subscriptions (one
+    `publish_many`): the path every source takes (node agents, the Prometheus poller, the
+    simulated cluster). Raises when the store refused them; a failed announcement only loses
+    the live update (the store has them)."""
+    if not samples:
+        return
+    await store.append_many(samples)
+    await events.publish_many([(usage_topic(s.session_id), usage_event(s)) for s in samples])
 
 
 def _encode(s: UsageSample) -> str:

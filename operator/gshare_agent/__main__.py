@@ -1,0 +1,5 @@
+import sys
+
+from gshare_agent.main import main
+
+sys.exit(main())

@@ -1,0 +1,121 @@
+"""GPU utilisation and memory per pod from the Prometheus text the node already serves.
+
+Sources (either or both; parsed with `prometheus_client`'s text parser):
+
+- HAMi's vGPU monitor (`hami-device-plugin`'s `vgpu-monitor` container, port 9394): the
+  per-container share of each vGPU. Current names `hami_container_device_utilization_ratio`
+  (0-100) and `hami_vgpu_memory_used_bytes`, labels `namespace`, `pod`, `container`; the
+  legacy names `Device_utilization_desc_of_container` and `vGPU_device_memory_usage_in_bytes`,
+  labels `podnamespace`, `podname`, `ctrname` (HAMi `docs/metrics.md`, `--legacy-metrics`).
+- NVIDIA dcgm-exporter (port 9400) with its Kubernetes pod mapping on: `DCGM_FI_DEV_GPU_UTIL`
+  (%) and `DCGM_FI_DEV_FB_USED` (MiB) per device, labelled with the `namespace`, `pod` and
+  `container` using it; `DCGM_FI_PROF_GR_ENGINE_ACTIVE` (0-1) where `GPU_UTIL` is not
+  reported (MIG instances).
+
+A pod with several devices gets the mean utilisation and the summed memory. When both sources
+name a pod, HAMi's numbers win: on a card shared through HAMi, dcgm-exporter attributes the
+whole card's utilisation to every pod on it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import types
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+MIB = 1024 * 1024
+
+
+def load_parser_alone() -> None:
+    """Import `prometheus_client.parser` without running the package's `__init__`, which
+    imports its exposition servers (http.server, wsgiref, …): ~11 MiB resident the agent does not
+    need. Called once by the agent's `main` before anything else imports prometheus_client; the
+    stand-in package is removed afterwards, so a later `import prometheus_client` in the same
+    process runs the real `__init__` (reusing the submodules already loaded)."""
+    if "prometheus_client" in sys.modules:
+        return
+    spec = importlib.util.find_spec("prometheus_client")
+    if spec is None or spec.submodule_search_locations is None:
+        raise ImportError("prometheus_client is not installed")
+    package = types.ModuleType("prometheus_client")
+    package.__path__ = list(spec.submodule_search_locations)
+    sys.modules["prometheus_client"] = package
+    try:
+        importlib.import_module("prometheus_client.parser")
+    finally:
+        if sys.modules.get("prometheus_client") is package:
+            del sys.modules["prometheus_client"]
+
+
+def _text_parser() -> Callable[[str], Iterable[object]]:
+    module = sys.modules.get("prometheus_client.parser") or importlib.import_module("prometheus_client.parser")
+    return module.text_string_to_metric_families  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, slots=True)
+class PodGpu:
+    util_percent: float
+    memory_mib: int
+
+
+PodKey = tuple[str, str]  # (namespace, pod name)
+
+# metric name → (kind, namespace label, pod label, scale to % or to bytes)
+_HAMI = {
+    "hami_container_device_utilization_ratio": ("util", "namespace", "pod", 1.0),
+    "hami_vgpu_memory_used_bytes": ("mem", "namespace", "pod", 1.0),
+    "Device_utilization_desc_of_container": ("util", "podnamespace", "podname", 1.0),
+    "vGPU_device_memory_usage_in_bytes": ("mem", "podnamespace", "podname", 1.0),
+}
+_DCGM = {
+    "DCGM_FI_DEV_GPU_UTIL": ("util", "namespace", "pod", 1.0),
+    "DCGM_FI_PROF_GR_ENGINE_ACTIVE": ("util2", "namespace", "pod", 100.0),
+    "DCGM_FI_DEV_FB_USED": ("mem", "namespace", "pod", float(MIB)),
+}
+
+
+def _collect(text: str, table: dict[str, tuple[str, str, str, float]]) -> dict[PodKey, PodGpu]:
+    parse = _text_parser()
+    util: dict[PodKey, dict[str, float]] = {}
+    util2: dict[PodKey, dict[str, float]] = {}
+    mem: dict[PodKey, dict[str, float]] = {}
+    for family in parse(text):
+        for sample in family.samples:  # type: ignore[attr-defined]
+            entry = table.get(sample.name)
+            if entry is None:
+                continue
+            kind, ns_label, pod_label, scale = entry
+            labels = sample.labels
+            # Prometheus re-labels a scraped target's own namespace/pod as exported_*
+            ns = labels.get(ns_label) or labels.get(f"exported_{ns_label}")
+            pod = labels.get(pod_label) or labels.get(f"exported_{pod_label}")
+            if not ns or not pod:
+                continue  # a device no pod uses
+            device = (
+                (labels.get("deviceuuid") or labels.get("device_uuid") or labels.get("UUID") or labels.get("gpu", ""))
+                + ":"
+                + (labels.get("vdeviceid") or labels.get("vdevice_index") or labels.get("GPU_I_ID", ""))
+            )
+            target = {"util": util, "util2": util2, "mem": mem}[kind]
+            target.setdefault((ns, pod), {})[device] = float(sample.value) * scale
+    out: dict[PodKey, PodGpu] = {}
+    for key in set(util) | set(util2) | set(mem):
+        per_device = util.get(key) or util2.get(key) or {}
+        mean = sum(per_device.values()) / len(per_device) if per_device else 0.0
+        memory = sum(mem.get(key, {}).values())
+        out[key] = PodGpu(round(mean, 2), round(memory / MIB))
+    return out
+
+
+def from_hami(text: str) -> dict[PodKey, PodGpu]:
+    return _collect(text, _HAMI)
+
+
+def from_dcgm(text: str) -> dict[PodKey, PodGpu]:
+    return _collect(text, _DCGM)
+
+
+def merged(hami: dict[PodKey, PodGpu] | None, dcgm: dict[PodKey, PodGpu] | None) -> dict[PodKey, PodGpu]:
+    return {**(dcgm or {}), **(hami or {})}

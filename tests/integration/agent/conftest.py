@@ -1,0 +1,3 @@
+from tests.k8s.fixtures import kube_api
+
+__all__ = ["kube_api"]
