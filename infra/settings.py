@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import Field, SecretStr
+from pydantic_core import PydanticUndefined
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -18,85 +19,205 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+CONFIG_FILE_ENV = "GSHARE_CONFIG_FILE"
+
+# Read by tests and fault injection only: never product settings, never in the README's table
+TEST_HOOKS: dict[str, str] = {
+    "GSHARE_TEST_DATABASE_URL": "the test suite's PostgreSQL server",
+    "GSHARE_TEST_DATABASE_TEMPLATE": "the test suite's template database",
+    "GSHARE_TEST_KEEP_DATABASE": "the test suite keeps its databases",
+    "GSHARE_TEST_REDIS_URL": "the test suite's Redis",
+    "GSHARE_TEST_KILL_POINT": "fault injection: SIGKILL a worker at this point (`before_ack`, `after_work`)",
+    "GSHARE_TEST_KILL_ACTOR": "fault injection: the actor to kill on",
+    "GSHARE_TEST_KILL_MARKER": "fault injection: a file created when killing, so it happens once",
+    "GSHARE_BENCH_DATABASE_URL": "the benchmarks' PostgreSQL server",
+}
+
 
 def _default_data_dir() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "gshare"
 
 
+# Who reads a setting, for the generated tables: "all" (every `gshare` command that opens the
+# database), "serve" (the API process), "worker" (`gshare worker`), "jobs" (whoever runs the
+# background jobs: `gshare worker`, or `gshare serve` without Redis, which runs them in-process)
+ALL, SERVE, WORKER, JOBS = "all", "serve", "worker", "jobs"
+
+
+def setting(default: Any = PydanticUndefined, description: str = "", *, used_by: str = ALL, **kw: Any) -> Any:
+    """A field of the settings with its description and the processes that read it."""
+    return Field(default, description=description, json_schema_extra={"used_by": used_by}, **kw)
+
+
 class Settings(BaseSettings):
+    """Every setting of the control plane's processes (`gshare serve`, `gshare worker`, the admin
+    commands). The operator runs on the clusters and keeps its own `gshare_operator.settings`
+    (it must not import infra); `python -m infra.settings_docs` documents both."""
+
     model_config = SettingsConfigDict(env_prefix="GSHARE_", extra="ignore")
 
-    database_url: str | None = Field(default=None, description="PostgreSQL URL; empty = embedded server")
-    redis_url: str | None = Field(default=None, description="Redis URL; empty = in-process events and tasks")
-    data_dir: Path = Field(default_factory=_default_data_dir)
-    host: str = "127.0.0.1"
-    port: int = 8000
-    public_url: str | None = None
-    demo: bool = Field(default=True, description="seed a demo catalog and inventory into an empty database")
-    cluster_inventory: Path | None = Field(default=None, description="YAML inventory for the simulated cluster")
-    simulated_cluster: bool | None = Field(default=None, description="default: on in embedded mode")
-    simulated_start_delay: float = Field(default=2.0, description="seconds a simulated pod takes to start")
-    simulated_job_seconds: float = Field(default=30.0, description="seconds a simulated batch job runs")
-    hold_window_seconds: int = Field(default=3600, description="how far ahead a session's credit hold reaches")
-    actor_cache_seconds: float = Field(
-        default=10.0,
-        description="how long a resolved token or login cookie is reused without reading it again (0: never); "
-        "changes to the user forget it at once",
+    config_file: Path | None = setting(
+        None, "a TOML file of settings (keys without the prefix); read from the environment only"
     )
-    admission_concurrency: int = Field(
-        default=8, description="admissions in flight per process (the rest wait in line)"
+    database_url: str | None = setting(None, "PostgreSQL (`postgresql://…`); unset = embedded server")
+    redis_url: str | None = setting(
+        None,
+        "Redis for events across processes and the task broker; unset = in-process events and tasks "
+        "(the periodic jobs then run inside `gshare serve`; with it they run only in `gshare worker`)",
     )
+    data_dir: Path = setting(
+        default_factory=_default_data_dir,
+        description="where the embedded PostgreSQL and the generated secret key live "
+        "(`$XDG_DATA_HOME/gshare`, else `~/.local/share/gshare`)",
+    )
+    host: str = setting("127.0.0.1", "the API's listen address (`gshare serve --host`)", used_by=SERVE)
+    port: int = setting(8000, "the API's listen port (`gshare serve --port`)", used_by=SERVE)
+    public_url: str | None = setting(
+        None,
+        "the public origin (cookies, WebSocket origin check, OIDC redirect); default `http://HOST:PORT`",
+        used_by=SERVE,
+    )
+    demo: bool = setting(True, "seed the demo catalog and inventory into an empty embedded database", used_by=SERVE)
+    cluster_inventory: Path | None = setting(
+        None, "a YAML inventory for the simulated cluster (default: the built-in demo)"
+    )
+    simulated_cluster: bool | None = setting(None, "run the simulated cluster (default: on in embedded mode only)")
+    simulated_start_delay: float = setting(2.0, "seconds a simulated pod takes to start")
+    simulated_job_seconds: float = setting(
+        30.0,
+        "seconds a simulated batch job runs (it exits with the last `exit <n>` its command names, else 0)",
+    )
+    hold_window_seconds: int = setting(3600, "how far ahead a session's credit hold reaches")
+    actor_cache_seconds: float = setting(
+        10.0,
+        "how long a resolved token or login cookie is reused per process (0: never); a change to the user, "
+        "their roles, memberships, active group or credentials forgets it at once, in other processes through Redis",
+        used_by=SERVE,
+    )
+    admission_concurrency: int = setting(8, "admissions in flight per process (the rest wait in line)")
     # connections kept open: size it to the requests a process serves at once. Connections
     # beyond it (the overflow) are opened for a burst and closed when returned, and opening one
     # costs the server more CPU than the statements a request runs on it
-    database_pool_size: int = 20
-    database_max_overflow: int = 20
-
-    bootstrap_admin_password: SecretStr | None = None
-    secret_key: SecretStr | None = Field(
-        default=None, description="signs cookies/OIDC state; generated in data_dir if unset"
+    database_pool_size: int = setting(
+        20, "database connections kept open per process (keep it at least the requests served at once)"
     )
-    cookie_secure: bool = False
-    metrics_token: SecretStr | None = Field(
-        default=None,
-        description="bearer token Prometheus sends to scrape /metrics (Authorization: Bearer …); "
-        "unset: the API serves no /metrics",
-    )
-    login_session_hours: int = 12
-
-    graphiql: bool = True
-    introspection: bool = True
-    max_query_depth: int = 12
-    max_query_tokens: int = 2000
-    max_aliases: int = 30
-    max_query_fields: int = Field(
-        default=2000, description="fields a document may select once its fragments are spread"
-    )
-    max_query_length: int = Field(
-        default=100_000, description="characters of a GraphQL document (whitespace, comments and strings count)"
-    )
-    max_field_comparisons: int = Field(
-        default=5000, description="work graphql-core may spend checking that repeated fields merge"
-    )
-    validation_timeout_seconds: float = 2.0
-    request_timeout_seconds: float = Field(
-        default=30.0, description="a GraphQL request's whole time; a mutation already executing is let finish"
-    )
-    max_request_body_bytes: int = 1024 * 1024
-    max_websocket_message_bytes: int = 1024 * 1024
-    max_subscriptions_per_connection: int = 20
-    allowed_origins: list[str] = Field(
-        default_factory=list, description="extra WebSocket origins besides the server's own"
+    database_max_overflow: int = setting(
+        20, "database connections opened beyond the pool for a burst, closed when returned"
     )
 
-    oidc_issuer: str | None = None
-    oidc_client_id: str | None = None
-    oidc_client_secret: SecretStr | None = None
-    oidc_organization: str = "default"
-    oidc_scopes: str = "openid email profile"
+    bootstrap_admin_password: SecretStr | None = setting(
+        None, "password of the first `admin` super_admin, created when no super_admin exists", used_by=SERVE
+    )
+    secret_key: SecretStr | None = setting(
+        None, "signs cookies and the OIDC state; generated into the data dir when unset"
+    )
+    kubeconfig_key: SecretStr | None = setting(
+        None,
+        "a Fernet key encrypting stored cluster kubeconfigs (`Fernet.generate_key()`); "
+        "unset = derived from the secret key",
+    )
+    cookie_secure: bool = setting(False, "mark cookies Secure (`true` behind HTTPS)", used_by=SERVE)
+    metrics_token: SecretStr | None = setting(
+        None,
+        "the API's `/metrics` answers only `Authorization: Bearer <token>` (401 otherwise); unset, the API "
+        "serves no `/metrics` (404). In Prometheus: `authorization: {credentials_file: …}` in the scrape config. "
+        "`gshare worker` serves its own metrics on `GSHARE_WORKER_METRICS_ADDR`:`GSHARE_WORKER_METRICS_PORT`",
+        used_by=SERVE,
+    )
+    login_session_hours: int = setting(12, "how long a console sign-in lasts", used_by=SERVE)
 
-    log_level: str = "info"
+    graphiql: bool = setting(True, "serve GraphiQL at /graphql", used_by=SERVE)
+    introspection: bool = setting(True, "answer GraphQL introspection", used_by=SERVE)
+    max_query_depth: int = setting(12, "field nesting a GraphQL document may have", used_by=SERVE)
+    max_query_tokens: int = setting(2000, "tokens (and, separately, comments) of a GraphQL document", used_by=SERVE)
+    max_aliases: int = setting(30, "aliases of a GraphQL document", used_by=SERVE)
+    max_query_fields: int = setting(2000, "fields a document may select once its fragments are spread", used_by=SERVE)
+    max_query_length: int = setting(
+        100_000,
+        "characters of a GraphQL document (whitespace, comments and strings count); past any of these limits "
+        "the answer is `DOCUMENT_TOO_LARGE` or `QUERY_TOO_COMPLEX`",
+        used_by=SERVE,
+    )
+    max_field_comparisons: int = setting(
+        5000, "work graphql-core may spend checking that repeated fields merge", used_by=SERVE
+    )
+    validation_timeout_seconds: float = setting(
+        2.0, "how long validating a document may take (`VALIDATION_TIMEOUT` past it)", used_by=SERVE
+    )
+    request_timeout_seconds: float = setting(
+        30.0,
+        "a GraphQL request's whole time (HTTP 503 `REQUEST_TIMEOUT` past it); a mutation already executing "
+        "is let finish",
+        used_by=SERVE,
+    )
+    max_request_body_bytes: int = setting(
+        1024 * 1024,
+        "request bodies over it are refused with 413 `REQUEST_TOO_LARGE` before they are read "
+        "(signed callbacks: 8 MiB)",
+        used_by=SERVE,
+    )
+    max_websocket_message_bytes: int = setting(
+        1024 * 1024, "a WebSocket message over it closes the socket (1009)", used_by=SERVE
+    )
+    max_subscriptions_per_connection: int = setting(20, "GraphQL subscriptions one WebSocket may hold", used_by=SERVE)
+    allowed_origins: list[str] = setting(
+        default_factory=list,
+        description="extra WebSocket origins besides the server's own (a JSON list)",
+        used_by=SERVE,
+    )
+
+    oidc_issuer: str | None = setting(None, "OIDC issuer URL (sign-in by authorization code + PKCE)", used_by=SERVE)
+    oidc_client_id: str | None = setting(
+        None, "OIDC client id (sign-in is on with issuer and client id)", used_by=SERVE
+    )
+    oidc_client_secret: SecretStr | None = setting(None, "OIDC client secret", used_by=SERVE)
+    oidc_organization: str = setting(
+        "default", "slug of the organisation new OIDC users join (its Default group)", used_by=SERVE
+    )
+    oidc_scopes: str = setting("openid email profile", "OIDC scopes asked for", used_by=SERVE)
+
+    log_level: str = setting("info", "log level (debug, info, warning, error)")
+
+    # ------------------------------------------------------------------ background work
+    worker_metrics_port: int = setting(
+        9464,
+        "Prometheus metrics port of `gshare worker` (0 = off; `--processes N` uses PORT … PORT+N-1)",
+        used_by=WORKER,
+    )
+    worker_metrics_addr: str = setting(
+        "127.0.0.1",
+        "listen address of the worker's metrics (loopback by default; `0.0.0.0` for a scraper in another pod)",
+        used_by=WORKER,
+    )
+    worker_tick_seconds: float = setting(1.0, "how often the periodic scheduler looks for due periods", used_by=JOBS)
+    worker_sweep_seconds: float = setting(
+        5.0, "how often the scheduler re-enqueues claimed periods left pending", used_by=JOBS
+    )
+    worker_redeliver_after_seconds: float = setting(
+        120.0, "a claimed period still pending this long is enqueued again", used_by=JOBS
+    )
+    worker_namespace: str = setting("gshare", "the Redis key namespace of the task broker", used_by=WORKER)
+    worker_heartbeat_timeout_ms: int = setting(
+        60_000, "a worker silent this long is dead: its unacknowledged messages go back to the queue", used_by=WORKER
+    )
+    worker_maintenance_chance: int = setting(
+        1000, "one in N broker calls also runs the broker's maintenance (dead-worker requeue)", used_by=WORKER
+    )
+    worker_job_periods: str | None = setting(
+        None,
+        "periodic jobs' cadences overridden as `name=seconds,…` (e.g. `credits.refills=30`); read by whoever "
+        "runs the jobs and by the API's operations view, which shows the cadence: keep it equal for both",
+    )
+    idle_gpu_util_percent: float = setting(
+        5.0, "a GPU session is idle while its GPU utilisation stays below this", used_by=JOBS
+    )
+    idle_cpu_millicores: int = setting(
+        100, "a session without GPU data is idle while its CPU stays below this", used_by=JOBS
+    )
+    idle_window_seconds: int = setting(
+        300, "idle means every sample of this last window was below the thresholds", used_by=JOBS
+    )
 
     @classmethod
     def settings_customise_sources(
@@ -108,7 +229,7 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
-        config_file = os.environ.get("GSHARE_CONFIG_FILE")
+        config_file = os.environ.get(CONFIG_FILE_ENV)
         if config_file:
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=Path(config_file)))
         return tuple(sources)

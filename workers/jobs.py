@@ -4,13 +4,13 @@ use case, say what it did. Each is idempotent by its own keys (the run record is
 from __future__ import annotations
 
 import logging
-import os
 
 from domain.credits import services as credits
 from domain.operations import housekeeping
 from domain.sessions import jobs as session_jobs
 from infra.billing.notices import SqlNoticeBox
 from infra.bootstrap import Container
+from infra.settings import Settings
 
 log = logging.getLogger(__name__)
 METER_TICK_SECONDS = 60
@@ -48,18 +48,11 @@ def _notices(container: Container) -> SqlNoticeBox:
     return box
 
 
-def _env_number(name: str, default: float) -> float:
-    value = os.environ.get(name)
-    return float(value) if value else default
-
-
-def idle_settings() -> session_jobs.IdleSettings:
-    """GSHARE_IDLE_GPU_UTIL_PERCENT, GSHARE_IDLE_CPU_MILLICORES, GSHARE_IDLE_WINDOW_SECONDS."""
-    base = session_jobs.IdleSettings()
+def idle_settings(settings: Settings) -> session_jobs.IdleSettings:
     return session_jobs.IdleSettings(
-        gpu_util_percent=_env_number("GSHARE_IDLE_GPU_UTIL_PERCENT", base.gpu_util_percent),
-        cpu_millicores=int(_env_number("GSHARE_IDLE_CPU_MILLICORES", base.cpu_millicores)),
-        window_seconds=int(_env_number("GSHARE_IDLE_WINDOW_SECONDS", base.window_seconds)),
+        gpu_util_percent=settings.idle_gpu_util_percent,
+        cpu_millicores=settings.idle_cpu_millicores,
+        window_seconds=settings.idle_window_seconds,
     )
 
 
@@ -69,7 +62,14 @@ async def meter_sessions(container: Container) -> str:
     recomputed from the seconds, and each charge's key names session and instant."""
     from workers.registry import configured_jobs  # the registry imports this module
 
-    cadence = next((j.definition.cadence.seconds for j in configured_jobs() if j.name == "sessions.meter"), None)
+    cadence = next(
+        (
+            j.definition.cadence.seconds
+            for j in configured_jobs(container.settings.worker_job_periods)
+            if j.name == "sessions.meter"
+        ),
+        None,
+    )
     tick = int(container.extras.get("meter_tick_seconds", cadence or METER_TICK_SECONDS))
     outcome = await session_jobs.meter(container.sessions, tick_seconds=tick)
     return outcome.summary()
@@ -83,7 +83,9 @@ async def budget_alerts(container: Container) -> str:
 
 async def reclaim_idle(container: Container) -> str:
     tracker = container.extras.setdefault("idle_tracker", session_jobs.IdleTracker())
-    paused = await session_jobs.reclaim_idle(container.sessions, container.usage, tracker, idle_settings())
+    paused = await session_jobs.reclaim_idle(
+        container.sessions, container.usage, tracker, idle_settings(container.settings)
+    )
     return f"{len(paused)} idle session(s) paused"
 
 

@@ -2,8 +2,9 @@
 
 Run as many as wanted (one per container/pod scales best; `--threads` sets the dramatiq worker
 threads of each). SIGTERM/SIGINT stop claiming periods, let running messages finish, and exit.
-Prometheus metrics are served on `GSHARE_WORKER_METRICS_PORT` (default 9464; 0 = off;
-`--processes N` supervises N child processes on ports PORT … PORT+N-1).
+Prometheus metrics are served on the setting `worker_metrics_port` at `worker_metrics_addr`
+(default 127.0.0.1:9464; port 0 = off; `--processes N` supervises N child processes on ports
+PORT … PORT+N-1).
 """
 
 from __future__ import annotations
@@ -12,14 +13,13 @@ import asyncio
 import logging
 import os
 import signal
-from datetime import timedelta
 
 from infra.settings import Settings
 
 log = logging.getLogger("gshare.worker")
 
+# the supervisor hands each child its own port through the environment, as any setting
 METRICS_PORT_ENV = "GSHARE_WORKER_METRICS_PORT"
-DEFAULT_METRICS_PORT = 9464
 
 
 async def serve_worker(settings: Settings, *, threads: int, metrics_port: int | None) -> int:
@@ -36,16 +36,13 @@ async def serve_worker(settings: Settings, *, threads: int, metrics_port: int | 
     if metrics_port:
         from prometheus_client import start_http_server
 
-        start_http_server(metrics_port, addr=os.environ.get("GSHARE_WORKER_METRICS_ADDR", "0.0.0.0"))  # noqa: S104
-        log.info("worker metrics on :%d/metrics", metrics_port)
+        start_http_server(metrics_port, addr=settings.worker_metrics_addr)
+        log.info("worker metrics on %s:%d/metrics", settings.worker_metrics_addr, metrics_port)
     container = build_container(settings, url)
     runtime = WorkerRuntime(
         container,
-        build_broker(settings.redis_url),
+        build_broker(settings.redis_url, settings),
         threads=threads,
-        tick_seconds=float(os.environ.get("GSHARE_WORKER_TICK_SECONDS", "1")),
-        sweep_seconds=float(os.environ.get("GSHARE_WORKER_SWEEP_SECONDS", "5")),
-        redeliver_after=timedelta(seconds=float(os.environ.get("GSHARE_WORKER_REDELIVER_AFTER_SECONDS", "120"))),
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -64,8 +61,8 @@ async def serve_worker(settings: Settings, *, threads: int, metrics_port: int | 
 
 def run_worker(settings: Settings, *, processes: int = 1, threads: int = 4) -> int:
     """One worker in this process, or `processes` > 1 supervised child worker processes (each
-    its own broker connection, scheduler and metrics port: GSHARE_WORKER_METRICS_PORT + i)."""
-    port = int(os.environ.get(METRICS_PORT_ENV, DEFAULT_METRICS_PORT))
+    its own broker connection, scheduler and metrics port: `worker_metrics_port` + i)."""
+    port = settings.worker_metrics_port
     if processes <= 1:
         return asyncio.run(serve_worker(settings, threads=threads, metrics_port=port))
     return _supervise(processes, threads, port)

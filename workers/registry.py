@@ -9,15 +9,12 @@ process even when the process that freed the capacity died before draining.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 
 from domain.operations.model import Every, JobDefinition
 from infra.bootstrap import Container
 from workers import jobs
-
-PERIODS_ENV = "GSHARE_WORKER_JOB_PERIODS"  # "credits.refills=30,tenancy.purge_login_sessions=600"
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,12 +91,13 @@ def with_periods(base: Sequence[PeriodicJob], spec: str | None) -> tuple[Periodi
         seconds[name.strip()] = int(value)
     unknown = set(seconds) - {j.name for j in base}
     if unknown:
-        raise ValueError(f"{PERIODS_ENV} names unknown jobs: {', '.join(sorted(unknown))}")
+        raise ValueError(f"GSHARE_WORKER_JOB_PERIODS names unknown jobs: {', '.join(sorted(unknown))}")
     return tuple(
         replace(j, definition=replace(j.definition, cadence=Every(seconds[j.name]))) if j.name in seconds else j
         for j in base
     )
 
 
-def configured_jobs() -> tuple[PeriodicJob, ...]:
-    return with_periods(PERIODIC_JOBS, os.environ.get(PERIODS_ENV))
+def configured_jobs(periods: str | None) -> tuple[PeriodicJob, ...]:
+    """The jobs with the cadences of the setting `worker_job_periods`."""
+    return with_periods(PERIODIC_JOBS, periods)

@@ -29,6 +29,7 @@ from domain.operations.model import JobDefinition, Period
 from infra.bootstrap import Container
 from infra.periodic.runs import SqlJobRuns
 from infra.periodic.scheduler import PeriodicScheduler
+from infra.settings import Settings
 from workers import metrics
 from workers.actors import ProcessContext, declare_periodic_actors, set_process_context
 from workers.middleware import KILL_POINT_ENV, HostLoop, KillSwitch, Metrics
@@ -37,13 +38,10 @@ from workers.registry import PeriodicJob, configured_jobs
 log = logging.getLogger(__name__)
 
 
-def _env_int(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    return int(value) if value else default
-
-
-def build_broker(redis_url: str | None) -> dramatiq.Broker:
-    """RedisBroker when a URL is given, else the in-process StubBroker; with our middleware."""
+def build_broker(redis_url: str | None, settings: Settings | None = None) -> dramatiq.Broker:
+    """RedisBroker when a URL is given (tuned by the `worker_*` settings), else the in-process
+    StubBroker; with our middleware."""
+    tuning = settings or Settings()
     broker: dramatiq.Broker
     if redis_url:
         import redis
@@ -62,10 +60,10 @@ def build_broker(redis_url: str | None) -> dramatiq.Broker:
         )
         broker = RedisBroker(  # type: ignore[no-untyped-call]
             client=client,
-            namespace=os.environ.get("GSHARE_WORKER_NAMESPACE", "gshare"),
+            namespace=tuning.worker_namespace,
             # a worker silent this long is dead: its unacked messages go back to the queue
-            heartbeat_timeout=_env_int("GSHARE_WORKER_HEARTBEAT_TIMEOUT_MS", 60_000),
-            maintenance_chance=_env_int("GSHARE_WORKER_MAINTENANCE_CHANCE", 1000),
+            heartbeat_timeout=tuning.worker_heartbeat_timeout_ms,
+            maintenance_chance=tuning.worker_maintenance_chance,
         )
     else:
         broker = StubBroker()
@@ -84,13 +82,18 @@ class WorkerRuntime:
         *,
         threads: int = 4,
         scheduler: bool = True,
-        tick_seconds: float = 1.0,
-        sweep_seconds: float = 5.0,
-        redeliver_after: timedelta = timedelta(minutes=2),
+        tick_seconds: float | None = None,
+        sweep_seconds: float | None = None,
+        redeliver_after: timedelta | None = None,
     ) -> None:
+        settings = container.settings
+        tick_seconds = settings.worker_tick_seconds if tick_seconds is None else tick_seconds
+        sweep_seconds = settings.worker_sweep_seconds if sweep_seconds is None else sweep_seconds
+        if redeliver_after is None:
+            redeliver_after = timedelta(seconds=settings.worker_redeliver_after_seconds)
         self.container = container
         self.broker = broker
-        self.jobs = tuple(configured_jobs() if jobs is None else jobs)
+        self.jobs = tuple(configured_jobs(settings.worker_job_periods) if jobs is None else jobs)
         self.threads = threads
         self.runs = SqlJobRuns(container.engine)
         self.actors: dict[str, dramatiq.Actor[Any, Any]] = {}

@@ -16,6 +16,9 @@ class OperationsQuery:
         actor = info.context.require_actor()
         container = info.context.container
         statuses = await operations.job_statuses(
-            actor, SqlJobRuns(container.engine), container.clock, [j.definition for j in configured_jobs()]
+            actor,
+            SqlJobRuns(container.engine),
+            container.clock,
+            [j.definition for j in configured_jobs(container.settings.worker_job_periods)],
         )
         return [BackgroundJob.of(s) for s in statuses]

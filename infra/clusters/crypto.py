@@ -1,6 +1,6 @@
 """Kubeconfigs are sealed at rest with Fernet (AES-128-CBC + HMAC-SHA256, authenticated).
 
-The key comes from `GSHARE_KUBECONFIG_KEY` (a Fernet key, `Fernet.generate_key()`) when set, so
+The key comes from the setting `kubeconfig_key` (`GSHARE_KUBECONFIG_KEY`) (a Fernet key, `Fernet.generate_key()`) when set, so
 it can be kept and rotated apart from the cookie secret; otherwise it is derived from the
 server's secret key (`GSHARE_SECRET_KEY`, or the one generated in the data dir) with HKDF under
 a purpose label, so the same secret never serves two purposes directly. Several keys may be
@@ -10,7 +10,6 @@ given comma-separated (first encrypts, all decrypt: `MultiFernet` rotation).
 from __future__ import annotations
 
 import base64
-import os
 from typing import Any
 
 import yaml
@@ -20,7 +19,6 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from infra.callbacks.verify import load_public_key
 
-KEY_ENV = "GSHARE_KUBECONFIG_KEY"
 _PURPOSE = b"gshare kubeconfig encryption v1"
 MAX_KUBECONFIG_BYTES = 256 * 1024
 MAX_KEY_BYTES = 4096
@@ -45,7 +43,8 @@ class ClusterSecretBox:
 
     @classmethod
     def from_settings(cls, settings: Any) -> ClusterSecretBox:
-        configured = os.environ.get(KEY_ENV, "").strip()
+        key = getattr(settings, "kubeconfig_key", None)
+        configured = key.get_secret_value().strip() if key is not None else ""
         if configured:
             return cls([k.strip().encode() for k in configured.split(",") if k.strip()])
         return cls([derive_key(settings.resolved_secret_key())])

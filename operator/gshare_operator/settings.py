@@ -7,68 +7,141 @@ import os
 import socket
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import Field, dataclass, field, fields
+from typing import Any
+
+
+def _opt(default: Any, description: str, *, env: str | None = None, flag: str | None = None) -> Any:
+    """A setting with its environment variable, its command-line option and what it means (the
+    operator keeps its own settings: it runs on the clusters and must not import infra;
+    `python -m infra.settings_docs` documents these too)."""
+    return field(default=default, metadata={"env": env, "flag": flag, "description": description})
 
 
 @dataclass(frozen=True)
 class OperatorSettings:
-    cluster_id: str
-    namespace: str = "gshare-sessions"
-    kubeconfig: str | None = None
-    in_cluster: bool = False
-    callback_url: str | None = None
-    private_key_path: str | None = None
-    lease_namespace: str = "gshare-system"
-    lease_name: str = "gshare-operator"
-    identity: str = ""
-    leader_election: bool = True
+    cluster_id: str = _opt(
+        "",
+        "this cluster's id, as registered in the control plane (required)",
+        env="GSHARE_CLUSTER_ID",
+        flag="--cluster-id",
+    )
+    namespace: str = _opt(
+        "gshare-sessions",
+        "namespace of the session resources and pods",
+        env="GSHARE_OPERATOR_NAMESPACE",
+        flag="--namespace",
+    )
+    kubeconfig: str | None = _opt(
+        None,
+        "kubeconfig file (default: in-cluster when `KUBERNETES_SERVICE_HOST` is set)",
+        env="KUBECONFIG",
+        flag="--kubeconfig",
+    )
+    in_cluster: bool = _opt(False, "use the pod's service account", flag="--in-cluster")
+    callback_url: str | None = _opt(
+        None,
+        "the control plane's callback base URL (unset: nothing is reported)",
+        env="GSHARE_CALLBACK_URL",
+        flag="--callback-url",
+    )
+    private_key_path: str | None = _opt(
+        None,
+        "PEM key signing callbacks (required with a callback URL)",
+        env="GSHARE_CALLBACK_KEY_PATH",
+        flag="--private-key",
+    )
+    lease_namespace: str = _opt(
+        "gshare-system",
+        "namespace of the leader-election Lease",
+        env="GSHARE_OPERATOR_LEASE_NAMESPACE",
+        flag="--lease-namespace",
+    )
+    lease_name: str = _opt(
+        "gshare-operator",
+        "name of the leader-election Lease",
+        env="GSHARE_OPERATOR_LEASE_NAME",
+        flag="--lease-name",
+    )
+    identity: str = _opt(
+        "",
+        "leader-election identity (default: the pod name, else hostname + random suffix)",
+        env="POD_NAME",
+        flag="--identity",
+    )
+    leader_election: bool = _opt(True, "run without electing a leader among replicas", flag="--no-leader-election")
     lease_duration: float = 15.0
     renew_deadline: float = 10.0
     retry_period: float = 2.0
-    ingress_domain: str | None = None
-    ingress_class: str | None = None
-    ingress_tls_secret: str | None = None
-    inventory_interval: float = 300.0
-    node_selector: str | None = None
-    resync: float = 300.0
-    workers: int = 4
+    ingress_domain: str | None = _opt(
+        None,
+        "domain of session ingresses (no ingress without it)",
+        env="GSHARE_INGRESS_DOMAIN",
+        flag="--ingress-domain",
+    )
+    ingress_class: str | None = _opt(
+        None, "ingress class of session ingresses", env="GSHARE_INGRESS_CLASS", flag="--ingress-class"
+    )
+    ingress_tls_secret: str | None = _opt(
+        None, "TLS secret of session ingresses", env="GSHARE_INGRESS_TLS_SECRET", flag="--ingress-tls-secret"
+    )
+    inventory_interval: float = _opt(
+        300.0,
+        "seconds between full inventory reports (changes are sent at once)",
+        env="GSHARE_INVENTORY_INTERVAL",
+        flag="--inventory-interval",
+    )
+    node_selector: str | None = _opt(
+        None,
+        "label selector of the nodes in the inventory (default: all)",
+        env="GSHARE_INVENTORY_NODE_SELECTOR",
+        flag="--node-selector",
+    )
+    resync: float = _opt(300.0, "seconds between full reconciles", env="GSHARE_OPERATOR_RESYNC", flag="--resync")
+    workers: int = _opt(4, "sessions reconciled at once", env="GSHARE_OPERATOR_WORKERS", flag="--workers")
     pod_grace_seconds: int = 10
-    node_lost_after: float = 60.0
-    log_level: str = "INFO"
+    node_lost_after: float = _opt(
+        60.0,
+        "seconds a node may be gone or NotReady before its sessions fail",
+        env="GSHARE_NODE_LOST_AFTER",
+        flag="--node-lost-after",
+    )
+    log_level: str = _opt("INFO", "log level", env="GSHARE_LOG_LEVEL", flag="--log-level")
     # HAMi's and the device plugins' names on this cluster (HAMi chart `schedulerName`,
     # `resourceName`, `resourceMem`, `resourceCores`; the time-sliced resource is
     # `nvidia.com/gpu.shared` with renameByDefault, `nvidia.com/gpu` without)
-    hami_scheduler_name: str = "hami-scheduler"
-    hami_gpu_resource: str = "nvidia.com/gpu"
-    hami_memory_resource: str = "nvidia.com/gpumem"
-    hami_cores_resource: str = "nvidia.com/gpucores"
-    timeslice_resource: str = "nvidia.com/gpu.shared"
+    hami_scheduler_name: str = _opt(
+        "hami-scheduler", "HAMi's scheduler name", env="GSHARE_HAMI_SCHEDULER_NAME", flag="--hami-scheduler-name"
+    )
+    hami_gpu_resource: str = _opt(
+        "nvidia.com/gpu", "HAMi's card resource", env="GSHARE_HAMI_GPU_RESOURCE", flag="--hami-gpu-resource"
+    )
+    hami_memory_resource: str = _opt(
+        "nvidia.com/gpumem",
+        "HAMi's memory resource",
+        env="GSHARE_HAMI_MEMORY_RESOURCE",
+        flag="--hami-memory-resource",
+    )
+    hami_cores_resource: str = _opt(
+        "nvidia.com/gpucores",
+        "HAMi's cores resource",
+        env="GSHARE_HAMI_CORES_RESOURCE",
+        flag="--hami-cores-resource",
+    )
+    timeslice_resource: str = _opt(
+        "nvidia.com/gpu.shared",
+        "the time-sliced GPU resource",
+        env="GSHARE_TIMESLICE_RESOURCE",
+        flag="--timeslice-resource",
+    )
 
 
-ENV = {
-    "cluster_id": "GSHARE_CLUSTER_ID",
-    "namespace": "GSHARE_OPERATOR_NAMESPACE",
-    "kubeconfig": "KUBECONFIG",
-    "callback_url": "GSHARE_CALLBACK_URL",
-    "private_key_path": "GSHARE_CALLBACK_KEY_PATH",
-    "lease_namespace": "GSHARE_OPERATOR_LEASE_NAMESPACE",
-    "lease_name": "GSHARE_OPERATOR_LEASE_NAME",
-    "identity": "POD_NAME",
-    "ingress_domain": "GSHARE_INGRESS_DOMAIN",
-    "ingress_class": "GSHARE_INGRESS_CLASS",
-    "ingress_tls_secret": "GSHARE_INGRESS_TLS_SECRET",
-    "inventory_interval": "GSHARE_INVENTORY_INTERVAL",
-    "node_selector": "GSHARE_INVENTORY_NODE_SELECTOR",
-    "resync": "GSHARE_OPERATOR_RESYNC",
-    "workers": "GSHARE_OPERATOR_WORKERS",
-    "node_lost_after": "GSHARE_NODE_LOST_AFTER",
-    "log_level": "GSHARE_LOG_LEVEL",
-    "hami_scheduler_name": "GSHARE_HAMI_SCHEDULER_NAME",
-    "hami_gpu_resource": "GSHARE_HAMI_GPU_RESOURCE",
-    "hami_memory_resource": "GSHARE_HAMI_MEMORY_RESOURCE",
-    "hami_cores_resource": "GSHARE_HAMI_CORES_RESOURCE",
-    "timeslice_resource": "GSHARE_TIMESLICE_RESOURCE",
-}
+ENV = {f.name: f.metadata["env"] for f in fields(OperatorSettings) if f.metadata.get("env")}
+
+
+def documented() -> list[Field[Any]]:
+    """The settings a person sets (the rest are internal timings)."""
+    return [f for f in fields(OperatorSettings) if f.metadata.get("description")]
 
 
 def parser() -> argparse.ArgumentParser:
@@ -76,30 +149,42 @@ def parser() -> argparse.ArgumentParser:
         prog="gshare operator",
         description="Reconcile GShareSessions into pods and report to the gshare control plane.",
     )
-    p.add_argument("--cluster-id", help=f"this cluster's id (${ENV['cluster_id']})")
-    p.add_argument("--namespace", help="namespace of sessions (default gshare-sessions)")
-    p.add_argument("--kubeconfig", help="kubeconfig file (default: in-cluster config)")
-    p.add_argument("--in-cluster", action="store_true", help="use the pod's service account")
-    p.add_argument("--callback-url", help="control plane callback base URL")
-    p.add_argument("--private-key", dest="private_key_path", help="PEM key signing callbacks")
-    p.add_argument("--lease-namespace")
-    p.add_argument("--lease-name")
-    p.add_argument("--identity", help="leader-election identity (default: pod name)")
-    p.add_argument("--no-leader-election", dest="leader_election", action="store_false", default=None)
-    p.add_argument("--ingress-domain")
-    p.add_argument("--ingress-class")
-    p.add_argument("--ingress-tls-secret")
-    p.add_argument("--inventory-interval", type=float)
-    p.add_argument("--node-selector", help="label selector of nodes in the inventory")
-    p.add_argument("--resync", type=float)
-    p.add_argument("--workers", type=int)
-    p.add_argument("--node-lost-after", type=float, help="seconds a node may be NotReady before its sessions fail")
-    p.add_argument("--log-level")
-    p.add_argument("--hami-scheduler-name", help="HAMi's scheduler (default hami-scheduler)")
-    p.add_argument("--hami-gpu-resource", help="HAMi's card resource (default nvidia.com/gpu)")
-    p.add_argument("--hami-memory-resource", help="HAMi's memory resource (default nvidia.com/gpumem)")
-    p.add_argument("--hami-cores-resource", help="HAMi's cores resource (default nvidia.com/gpucores)")
-    p.add_argument("--timeslice-resource", help="the time-sliced resource (default nvidia.com/gpu.shared)")
+    meta = {f.name: f.metadata for f in fields(OperatorSettings)}
+
+    def helptext(name: str) -> str:
+        env = meta[name].get("env")
+        return str(meta[name]["description"]) + (f" (${env})" if env else "")
+
+    p.add_argument("--cluster-id", help=helptext("cluster_id"))
+    p.add_argument("--namespace", help=helptext("namespace"))
+    p.add_argument("--kubeconfig", help=helptext("kubeconfig"))
+    p.add_argument("--in-cluster", action="store_true", help=helptext("in_cluster"))
+    p.add_argument("--callback-url", help=helptext("callback_url"))
+    p.add_argument("--private-key", dest="private_key_path", help=helptext("private_key_path"))
+    p.add_argument("--lease-namespace", help=helptext("lease_namespace"))
+    p.add_argument("--lease-name", help=helptext("lease_name"))
+    p.add_argument("--identity", help=helptext("identity"))
+    p.add_argument(
+        "--no-leader-election",
+        dest="leader_election",
+        action="store_false",
+        default=None,
+        help=helptext("leader_election"),
+    )
+    p.add_argument("--ingress-domain", help=helptext("ingress_domain"))
+    p.add_argument("--ingress-class", help=helptext("ingress_class"))
+    p.add_argument("--ingress-tls-secret", help=helptext("ingress_tls_secret"))
+    p.add_argument("--inventory-interval", type=float, help=helptext("inventory_interval"))
+    p.add_argument("--node-selector", help=helptext("node_selector"))
+    p.add_argument("--resync", type=float, help=helptext("resync"))
+    p.add_argument("--workers", type=int, help=helptext("workers"))
+    p.add_argument("--node-lost-after", type=float, help=helptext("node_lost_after"))
+    p.add_argument("--log-level", help=helptext("log_level"))
+    p.add_argument("--hami-scheduler-name", help=helptext("hami_scheduler_name"))
+    p.add_argument("--hami-gpu-resource", help=helptext("hami_gpu_resource"))
+    p.add_argument("--hami-memory-resource", help=helptext("hami_memory_resource"))
+    p.add_argument("--hami-cores-resource", help=helptext("hami_cores_resource"))
+    p.add_argument("--timeslice-resource", help=helptext("timeslice_resource"))
     return p
 
 
@@ -107,12 +192,12 @@ def load_settings(argv: Sequence[str] | None = None, environ: Mapping[str, str] 
     env = os.environ if environ is None else environ
     args = vars(parser().parse_args(list(argv) if argv is not None else None))
     values: dict[str, object] = {}
-    for field, name in ENV.items():
-        value = args.get(field)
+    for key, name in ENV.items():
+        value = args.get(key)
         if value is None and env.get(name):
             value = env[name]
         if value is not None:
-            values[field] = value
+            values[key] = value
     for numeric in ("inventory_interval", "resync", "node_lost_after"):
         if numeric in values:
             values[numeric] = float(str(values[numeric]))
