@@ -307,6 +307,33 @@ def cmd_worker(args: argparse.Namespace) -> int:
     return run_worker(settings, processes=args.processes, threads=args.threads)
 
 
+def cmd_config(args: argparse.Namespace) -> int:
+    """The effective configuration of this environment: every setting, secrets masked, and
+    where its value came from."""
+    import json
+
+    from infra.settings import effective_configuration
+
+    overrides = {k: getattr(args, k) for k in ("database_url", "data_dir") if getattr(args, k, None) is not None}
+    from pydantic import ValidationError
+
+    try:
+        rows = effective_configuration(overrides)
+    except ValidationError as exc:  # a value the settings refuse: name the setting
+        for error in exc.errors():
+            name = "GSHARE_" + str(error["loc"][0]).upper() if error["loc"] else "settings"
+            print(f"gshare: {name}: {error['msg']}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps([{"setting": r.env, "value": r.value, "source": r.source} for r in rows], indent=2))
+        return 0
+    width = max(len(r.env) for r in rows)
+    value_width = min(48, max(len(r.value) for r in rows))
+    for r in rows:
+        print(f"{r.env:{width}}  {r.value:{value_width}}  {r.source}")
+    return 0
+
+
 def cmd_operator(args: argparse.Namespace) -> int:
     try:
         # the module, not the package attribute: an editable install made before the package had
@@ -353,6 +380,12 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--processes", type=int, default=1)
     worker.add_argument("--threads", type=int, default=4)
     worker.set_defaults(func=cmd_worker)
+
+    config = sub.add_parser(
+        "config", help="print the effective configuration (secrets masked) and where each value came from"
+    )
+    config.add_argument("--json", action="store_true", help="as JSON")
+    config.set_defaults(func=cmd_config)
 
     operator = sub.add_parser("operator", help="run the per-cluster Kubernetes operator")
     operator.add_argument("operator_args", nargs=argparse.REMAINDER)

@@ -6,9 +6,14 @@ No `database_url` means the embedded default: gshare starts its own PostgreSQL (
 
 from __future__ import annotations
 
+import json
 import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import Field, SecretStr
 from pydantic_core import PydanticUndefined
@@ -266,3 +271,73 @@ class Settings(BaseSettings):
 
 def load_settings(**overrides: Any) -> Settings:
     return Settings(**overrides)
+
+
+# ---------------------------------------------------------------------- `gshare config`
+
+MASK = "********"
+
+
+@dataclass(frozen=True)
+class EffectiveValue:
+    env: str
+    value: str
+    source: str  # "default", "file <path>", "environment", "command line"
+
+
+def _masked_url(url: str) -> str:
+    """A URL with its password replaced by the mask (`postgresql://u:********@h/db`)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = f"{parts.username or ''}:{MASK}@{parts.hostname or ''}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _shown_value(value: Any) -> str:
+    if isinstance(value, SecretStr):
+        return MASK
+    if value is None:
+        return "unset"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return json.dumps(value)
+    return str(value)
+
+
+def effective_configuration(
+    overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None
+) -> list[EffectiveValue]:
+    """Every setting's value as a process would load it, secrets and URL passwords masked, with
+    where it came from (the command line wins over the environment, which wins over the file)."""
+    env = dict(os.environ if environ is None else environ)
+    overrides = dict(overrides or {})
+    upper = {k.upper(): k for k in env}
+    config_file = env.get(CONFIG_FILE_ENV)
+    from_file: dict[str, Any] = {}
+    if config_file and Path(config_file).is_file():
+        with open(config_file, "rb") as fh:
+            from_file = tomllib.load(fh)
+    settings = Settings(**overrides)
+    rows = []
+    for name in Settings.model_fields:
+        key = f"GSHARE_{name.upper()}"
+        if name in overrides:
+            source = "command line"
+        elif key in upper:
+            source = "environment"
+        elif name in from_file:
+            source = f"file {config_file}"
+        elif name == "config_file" and config_file:
+            source = "environment"
+        else:
+            source = "default"
+        value = getattr(settings, name)
+        if name == "config_file" and config_file:
+            value = config_file
+        shown = _shown_value(value)
+        if name in ("database_url", "redis_url") and value:
+            shown = _masked_url(str(value))
+        rows.append(EffectiveValue(key, shown, source))
+    return rows

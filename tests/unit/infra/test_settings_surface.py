@@ -4,6 +4,7 @@ the settings do not declare (nor a declared one around the settings)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,51 @@ def test_worker_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPat
     assert idle_settings(s).window_seconds == 90
     refills = next(j for j in configured_jobs(s.worker_job_periods) if j.name == "credits.refills")
     assert refills.definition.cadence.seconds == 30
+
+
+def test_gshare_config_masks_secrets_and_names_each_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from infra.cli import main
+
+    config = tmp_path / "gshare.toml"
+    config.write_text('port = 9000\nlog_level = "debug"\noidc_client_secret = "file-secret-value"\n')
+    for name in list(os.environ):
+        if name.startswith("GSHARE_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("GSHARE_CONFIG_FILE", str(config))
+    monkeypatch.setenv("GSHARE_PORT", "9100")  # the environment wins over the file
+    monkeypatch.setenv("GSHARE_SECRET_KEY", "env-secret-value")
+    monkeypatch.setenv("GSHARE_REDIS_URL", "redis://:redis-password@cache:6379/2")
+
+    assert main(["--data-dir", str(tmp_path / "data"), "config", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "secret-value" not in out and "redis-password" not in out
+    rows = {r["setting"]: (r["value"], r["source"]) for r in json.loads(out)}
+    assert set(rows) == {f"GSHARE_{name.upper()}" for name in Settings.model_fields}
+    assert rows["GSHARE_PORT"] == ("9100", "environment")
+    assert rows["GSHARE_LOG_LEVEL"] == ("debug", f"file {config}")
+    assert rows["GSHARE_OIDC_CLIENT_SECRET"] == ("********", f"file {config}")
+    assert rows["GSHARE_SECRET_KEY"] == ("********", "environment")
+    assert rows["GSHARE_REDIS_URL"] == ("redis://:********@cache:6379/2", "environment")
+    assert rows["GSHARE_DATA_DIR"] == (str(tmp_path / "data"), "command line")
+    assert rows["GSHARE_HOST"] == ("127.0.0.1", "default")
+    assert rows["GSHARE_WORKER_METRICS_ADDR"] == ("127.0.0.1", "default")
+    assert rows["GSHARE_CONFIG_FILE"] == (str(config), "environment")
+
+    assert main(["config"]) == 0
+    text = capsys.readouterr().out
+    port_line = next(line for line in text.splitlines() if line.startswith("GSHARE_PORT "))
+    assert port_line.split() == ["GSHARE_PORT", "9100", "environment"]
+
+
+def test_gshare_config_refuses_an_invalid_value(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from infra.cli import main
+
+    monkeypatch.setenv("GSHARE_PORT", "eighty")
+    assert main(["config"]) == 2
+    assert capsys.readouterr().err.startswith("gshare: GSHARE_PORT: Input should be a valid integer")
