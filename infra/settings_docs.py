@@ -16,7 +16,7 @@ import ast
 import re
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import MISSING, dataclass
+from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +37,12 @@ WRITTEN_FOR_SESSIONS: dict[str, str] = {
 }
 # Chart templates of processes this codebase does not have yet: their variables are not checked
 # while the command is missing (the test fails once the command exists and this still names it)
-PENDING_TEMPLATES: dict[str, str] = {"agent.yaml": "agent"}
+PENDING_TEMPLATES: dict[str, str] = {}
 
 NAME = re.compile(r"\bGSHARE_[A-Z0-9]+(?:_[A-Z0-9]+)*\b")
 SOURCE_DIRS = ("api", "infra", "workers", "operator", "domain")
 # Where reading the environment is the settings' own business
-SETTINGS_MODULES = ("infra/settings.py", "operator/gshare_operator/settings.py")
+SETTINGS_MODULES = ("infra/settings.py", "operator/gshare_operator/settings.py", "operator/gshare_agent/settings.py")
 
 
 @dataclass(frozen=True)
@@ -111,10 +111,35 @@ def operator_rows() -> list[Row]:
     return rows
 
 
+def agent_rows() -> list[Row]:
+    """The node agent's settings (`gshare_agent.settings`: standard library only, like the
+    operator's; the meaning is its option's help)."""
+    from gshare_agent.settings import ENV, AgentSettings, parser
+
+    helps = {a.dest: a for a in parser()._actions}
+    rows = []
+    for f in fields(AgentSettings):
+        action = helps.get(f.name)
+        if action is None:
+            continue
+        default = _shown(f.default) if f.default is not MISSING else "required"
+        rows.append(
+            Row(
+                env=ENV.get(f.name, ""),
+                default=default,
+                used_by="agent",
+                description=(action.help or "").split(" ($")[0],
+                flag=action.option_strings[0] if action.option_strings else None,
+            )
+        )
+    return rows
+
+
 def declared_names() -> dict[str, str]:
     """Every `GSHARE_*` name gshare knows, with what it is."""
     names = {r.env: "setting" for r in settings_rows()}
     names.update({r.env: "operator setting" for r in operator_rows() if r.env.startswith("GSHARE_")})
+    names.update({r.env: "agent setting" for r in agent_rows() if r.env.startswith("GSHARE_")})
     names.update(dict.fromkeys(TEST_HOOKS, "test hook"))
     names.update(dict.fromkeys(WRITTEN_FOR_SESSIONS, "written into session pods"))
     return names
@@ -147,9 +172,9 @@ def readme_table() -> str:
     return "\n".join(lines)
 
 
-def operator_table() -> str:
+def operator_table(rows: list[Row] | None = None) -> str:
     lines = ["| option | environment | default | meaning |", "| --- | --- | --- | --- |"]
-    for r in operator_rows():
+    for r in operator_rows() if rows is None else rows:
         env = f"`{r.env}`" if r.env else ""
         lines.append(f"| `{r.flag}` | {env} | {_cell(r.default)} | {_cell(r.description)} |")
     return "\n".join(lines)
@@ -196,7 +221,9 @@ def generated() -> dict[Path, str]:
     return {
         README: _replace(README.read_text(), "gshare", readme_table()),
         OPERATOR_README: _replace(OPERATOR_README.read_text(), "operator", operator_table()),
-        CHART_README: _replace(CHART_README.read_text(), "chart", chart_table()),
+        CHART_README: _replace(
+            _replace(CHART_README.read_text(), "chart", chart_table()), "agent", operator_table(agent_rows())
+        ),
     }
 
 
@@ -272,7 +299,7 @@ def source_problems(root: Path = ROOT) -> list[str]:
         if rel in SETTINGS_MODULES:
             continue
         for line, name in sorted(_environment_reads(tree, constants)):
-            if declared.get(name) in ("setting", "operator setting"):
+            if declared.get(name) in ("setting", "operator setting", "agent setting"):
                 problems.append(f"{rel}:{line}: {name} read from the environment: read it from the settings")
     from infra.cli import build_parser
 
