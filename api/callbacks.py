@@ -6,8 +6,9 @@ fixed algorithms, `aud`/`exp`/`jti` required, the body bound to the token, singl
 and the report's `cluster` equal to the signer) before anything is read from it; a refusal is
 401 with the reason's code and leaves nothing behind. A verified report only ever speaks for
 the signing cluster: status reports go to the session state machine with that cluster's id,
-inventory reports replace that cluster's nodes, usage samples are kept only for the sessions
-that cluster runs (`infra.callbacks.usage`) and appended to the UsageStore in one call per post.
+inventory reports replace that cluster's nodes and say what phase its volume claims are in,
+usage samples are kept only for the sessions that cluster runs (`infra.callbacks.usage`) and
+appended to the UsageStore in one call per post.
 
 Answers: 202 accepted; 401 refused token; 413 body too large; 422 verified but unusable
 report (the operator does not retry 4xx); 503 when the report could not be applied now
@@ -26,7 +27,8 @@ from starlette.routing import Route
 from domain.common.errors import DomainError
 from domain.inventory.model import Cluster, Inventory
 from domain.sessions import services as sessions
-from infra.callbacks.reports import ReportInvalid, inventory_nodes, status_report
+from domain.volumes import services as volumes
+from infra.callbacks.reports import ReportInvalid, inventory_claims, inventory_nodes, status_report
 from infra.callbacks.usage import cluster_sessions, usage_report
 from infra.callbacks.verify import CallbackErrorCode, CallbackRejected
 from infra.clusters.wiring import callback_verifier, replace_inventory
@@ -80,7 +82,12 @@ def callback_routes(container: Any) -> list[Route]:
         cluster_id, report = outcome
         try:
             reported = Inventory((Cluster(cluster_id, cluster_id),), inventory_nodes(cluster_id, report))
+            claims = inventory_claims(report)
             changed = await replace_inventory(container, cluster_id, reported)
+            if claims:
+                async with container.uow() as uow:
+                    await volumes.claims_reported(uow, cluster_id, claims, container.clock.now())
+                    await uow.commit()
         except (ReportInvalid, DomainError, ValueError, KeyError, TypeError) as exc:
             return JSONResponse({"code": "CALLBACK_REPORT_INVALID", "message": str(exc)}, status_code=422)
         except Exception:

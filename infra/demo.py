@@ -88,9 +88,13 @@ async def seed_demo(container: Container) -> bool:
                 scope=ImageScope.GLOBAL,
                 registry_id=registry.id if ref.startswith("nvcr.io") else None,
             )
-        from domain.volumes.model import StorageClass
+        from domain.volumes.model import AccessMode, StorageClass
 
-        await uow.volumes.put_storage_class(StorageClass("nfs", "Shared NFS (ReadWriteMany)", True))
+        await uow.volumes.put_storage_class(
+            StorageClass(
+                "nfs", "Shared NFS (ReadWriteMany)", True, (AccessMode.READ_WRITE_ONCE, AccessMode.READ_WRITE_MANY)
+            )
+        )
         await uow.volumes.put_storage_class(StorageClass("local", "Node-local SSD (ReadWriteOnce)", False))
         org = await tenancy.organization_create(uow, system, c.ids, c.clock, name="Demo University", slug="demo")
         for group in ("ML-Lab", "Vision"):

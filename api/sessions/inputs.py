@@ -3,7 +3,8 @@ from __future__ import annotations
 import strawberry
 
 from api.inventory.types import GpuKind
-from api.sessions.types import Expiry, MountMode, SessionKind
+from api.sessions.types import Expiry, MountMode, SessionKind, VolumeAccessMode
+from domain.volumes.model import AccessMode
 
 
 @strawberry.input
@@ -101,6 +102,10 @@ class StorageClassSetInput:
     name: str
     description: str = ""
     is_default: bool = False
+    access_modes: list[VolumeAccessMode] = strawberry.field(  # type: ignore[valid-type]
+        default_factory=lambda: [AccessMode.READ_WRITE_ONCE],
+        description="What the class's provisioner gives (NFS: READ_WRITE_MANY; a node-local disk: READ_WRITE_ONCE).",
+    )
 
 
 @strawberry.input

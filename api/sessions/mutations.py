@@ -20,8 +20,8 @@ from domain.sessions import services as sessions
 from domain.sessions.model import MountMode, MountRequest, Session
 from domain.tenancy.model import Actor
 from domain.volumes import services as volumes
+from domain.volumes.model import AccessMode, Template, TemplateMount, Volume
 from domain.volumes.model import StorageClass as StorageClassModel
-from domain.volumes.model import Template, TemplateMount, Volume
 
 
 @strawberry.type
@@ -199,27 +199,50 @@ class SessionsMutation:
                 member_mode=MountMode(input.member_mode),
             )
 
-        return await mutate(
+        created: list[Volume] = []
+
+        def payload(v: Volume) -> VolumePayload:
+            created.append(v)
+            return VolumePayload(volume=VolumeNode.of(v))
+
+        result = await mutate(
             info.context,
             "volumeCreate",
             action,
             lambda v: AuditTarget("Volume", str(v.id), v.organization_id, v.group_id),
-            lambda v: VolumePayload(volume=VolumeNode.of(v)),
+            payload,
             lambda e: VolumePayload(errors=e),
             attempted=AuditTarget("Volume"),
         )
+        if created and not result.errors:
+            # committed: its claim on every cluster, and the phase each answers with
+            await volumes.provision_volume(c.sessions, created[0])
+            async with c.uow() as uow:
+                fresh = await uow.volumes.get(created[0].id)
+            if fresh is not None:
+                result.volume = VolumeNode.of(fresh)
+        return result
 
-    @strawberry.mutation(description="Delete a volume no session mounts.")
+    @strawberry.mutation(description="Delete a volume no session mounts (its claim on every cluster with it).")
     async def volume_delete(self, info: Info, input: IdInput) -> DeletePayload:
-        return await mutate(
+        deleted: list[Volume] = []
+
+        def payload(v: Volume) -> DeletePayload:
+            deleted.append(v)
+            return DeletePayload(deleted_id=input.id)
+
+        result = await mutate(
             info.context,
             "volumeDelete",
             lambda uow, actor: volumes.volume_delete(uow, actor, decode(input.id, "Volume", "id")),  # type: ignore[arg-type]
             lambda v: AuditTarget("Volume", str(v.id), v.organization_id, v.group_id),
-            lambda _: DeletePayload(deleted_id=input.id),
+            payload,
             lambda e: DeletePayload(errors=e),
             attempted=AuditTarget("Volume", node_id_of(input.id)),
         )
+        if deleted and not result.errors:
+            await volumes.deprovision_volume(info.context.container.sessions, deleted[0])
+        return result
 
     @strawberry.mutation(description="Save a session recipe for a group.")
     async def template_create(self, info: Info, input: inputs.TemplateCreateInput) -> TemplatePayload:
@@ -272,12 +295,17 @@ class SessionsMutation:
             info.context,
             "storageClassSet",
             lambda uow, actor: volumes.storage_class_set(
-                uow, actor, StorageClassModel(input.name, input.description, input.is_default)
+                uow,
+                actor,
+                StorageClassModel(
+                    input.name,
+                    input.description,
+                    input.is_default,
+                    tuple(AccessMode(m) for m in input.access_modes),
+                ),
             ),  # type: ignore[arg-type]
             lambda sc: AuditTarget("StorageClass", sc.name),
-            lambda sc: StorageClassPayload(
-                storage_class=StorageClass(name=sc.name, description=sc.description, is_default=sc.is_default)
-            ),
+            lambda sc: StorageClassPayload(storage_class=StorageClass.of(sc)),
             lambda e: StorageClassPayload(errors=e),
             attempted=AuditTarget("StorageClass", input.name[:64]),
         )

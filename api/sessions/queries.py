@@ -99,7 +99,7 @@ class SessionsQuery:
         info.context.require_actor()
         async with info.context.container.uow() as uow:
             found = await volumes.storage_classes(uow)  # type: ignore[arg-type]
-        return [StorageClass(name=s.name, description=s.description, is_default=s.is_default) for s in found]
+        return [StorageClass.of(s) for s in found]
 
     @strawberry.field(description="Templates of your groups.")
     async def templates(

@@ -21,6 +21,9 @@ from domain.sessions.model import SessionKind as SessionKindModel
 from domain.sessions.model import SessionState as SessionStateModel
 from domain.sessions.ports import Notification as NotificationModel
 from domain.volumes import services as volumes
+from domain.volumes.model import AccessMode as AccessModeModel
+from domain.volumes.model import ClaimPhase as ClaimPhaseModel
+from domain.volumes.model import StorageClass as StorageClassModel
 from domain.volumes.model import Template as TemplateModel
 from domain.volumes.model import Volume as VolumeModel
 from domain.volumes.model import VolumeScope as VolumeScopeModel
@@ -29,6 +32,14 @@ SessionState = strawberry.enum(SessionStateModel, name="SessionState")
 SessionKind = strawberry.enum(SessionKindModel, name="SessionKind")
 MountMode = strawberry.enum(MountModeModel, name="MountMode", description="ro = read-only, rw = read-write.")
 VolumeScope = strawberry.enum(VolumeScopeModel, name="VolumeScope")
+VolumeAccessMode = strawberry.enum(
+    AccessModeModel,
+    name="VolumeAccessMode",
+    description="A PersistentVolumeClaim's access mode (Kubernetes' ReadWriteOnce, ReadWriteMany, …).",
+)
+VolumeClaimPhase = strawberry.enum(
+    ClaimPhaseModel, name="VolumeClaimPhase", description="A PersistentVolumeClaim's phase as its cluster reports it."
+)
 
 
 Expiry = strawberry.enum(
@@ -348,6 +359,34 @@ class VolumeNode(relay.Node):
         g = self.model.group_id
         return strawberry.ID(str(relay.GlobalID("Group", str(g)))) if g else None
 
+    @strawberry.field(description="The access mode of its claims (group-shared volumes: READ_WRITE_MANY).")
+    def access_mode(self) -> VolumeAccessMode:  # type: ignore[valid-type]
+        return self.model.access_mode
+
+    @strawberry.field(description="The name of its PersistentVolumeClaim in the sessions namespace of every cluster.")
+    def claim_name(self) -> str:
+        return self.model.claim_name
+
+    @strawberry.field(
+        description="The worst phase of its claims (LOST, then PENDING, then BOUND); null until a cluster reports one."
+    )
+    def phase(self) -> VolumeClaimPhase | None:  # type: ignore[valid-type]
+        return self.model.phase
+
+    @strawberry.field(description="Its claim on each cluster, as that cluster's operator reports it.")
+    def claims(self) -> list[VolumeClaim]:
+        return [
+            VolumeClaim(cluster_id=c, phase=st.phase, reported_at=st.reported_at)
+            for c, st in sorted(self.model.claims.items())
+        ]
+
+
+@strawberry.type(description="A volume's PersistentVolumeClaim on one cluster.")
+class VolumeClaim:
+    cluster_id: str
+    phase: VolumeClaimPhase  # type: ignore[valid-type]
+    reported_at: datetime
+
 
 @strawberry.type
 class TemplateMount:
@@ -465,3 +504,13 @@ class StorageClass:
     name: str
     description: str
     is_default: bool
+    access_modes: list[VolumeAccessMode] = strawberry.field(  # type: ignore[valid-type]
+        default_factory=list,
+        description="What the class's provisioner gives; group-shared volumes need READ_WRITE_MANY.",
+    )
+
+    @classmethod
+    def of(cls, sc: StorageClassModel) -> StorageClass:
+        return cls(
+            name=sc.name, description=sc.description, is_default=sc.is_default, access_modes=list(sc.access_modes)
+        )

@@ -28,11 +28,25 @@ class WorkloadPhase(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class VolumeClaimSpec:
+    """A volume's PersistentVolumeClaim: in the sessions namespace, named `claim_name`, of the
+    admin's storage class, with one access mode and the size asked for."""
+
+    volume_id: str
+    claim_name: str
+    storage_class: str
+    size_mib: int
+    access_mode: str
+
+
+@dataclass(frozen=True, slots=True)
 class VolumeMount:
     volume_id: str
     claim_name: str
     mount_path: str
     read_only: bool = False
+    # the claim to make sure of before the pod needs it (None: the claim is someone else's)
+    claim: VolumeClaimSpec | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,4 +143,14 @@ class ClusterPort(Protocol):
     async def log_tail(self, session_id: UUID, lines: int) -> str | None:
         """The last `lines` lines the workload's container wrote, or None when it has no log
         (nothing runs, or the container has not started)."""
+        ...
+
+    async def apply_volume(self, claim: VolumeClaimSpec, storage_quota_mib: int | None) -> str | None:
+        """Create (or leave as it is) the volume's claim, and bound the claims' total storage
+        at `storage_quota_mib` (None: unbounded); returns the claim's phase now (None: the
+        cluster has not said)."""
+        ...
+
+    async def delete_volume(self, claim_name: str) -> None:
+        """Delete the volume's claim (already gone is not an error)."""
         ...

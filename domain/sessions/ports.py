@@ -3,7 +3,7 @@ the capacity store (the scheduler's persisted state), the cluster registry and u
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -15,7 +15,7 @@ from domain.scheduling.model import Allocation
 from domain.scheduling.queue import GpuQueue
 from domain.scheduling.scheduler import Scheduler
 from domain.sessions.model import Session, SessionState
-from domain.volumes.model import StorageClass, Template, Volume
+from domain.volumes.model import ClaimState, StorageClass, Template, Volume
 
 
 @dataclass
@@ -108,6 +108,11 @@ class VolumeRepository(Protocol):
 
     async def mounted_by_active_sessions(self, volume_id: UUID) -> int: ...
 
+    async def set_claim_phases(self, cluster_id: str, phases: Mapping[UUID, ClaimState]) -> int:
+        """Record what a cluster says of the volumes' claims (unknown volumes are ignored);
+        returns how many volumes changed."""
+        ...
+
 
 class TemplateRepository(Protocol):
     async def add(self, template: Template) -> None: ...
@@ -148,6 +153,8 @@ class ClusterRegistry(Protocol):
     """The cluster adapters of the deployment, by cluster id."""
 
     def get(self, cluster_id: str) -> ClusterPort | None: ...
+
+    def all(self) -> list[ClusterPort]: ...
 
 
 class UsageStore(Protocol):

@@ -13,7 +13,7 @@ is keyed, so a retried or repeated request never moves credits twice.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -31,7 +31,14 @@ from domain.credits import services as credits
 from domain.credits.model import HoldStatus
 from domain.credits.ports import BudgetRepository, Ledger
 from domain.inventory.model import GpuKind, Placement
-from domain.inventory.ports import Endpoint, StatusReport, VolumeMount, WorkloadPhase, WorkloadSpec
+from domain.inventory.ports import (
+    Endpoint,
+    StatusReport,
+    VolumeClaimSpec,
+    VolumeMount,
+    WorkloadPhase,
+    WorkloadSpec,
+)
 from domain.policies.model import EffectivePolicy, ResourceRequest, ScopeChain, check
 from domain.policies.ports import PolicyRepository, UsageReader
 from domain.policies.services import check_policy_limits, effective_policy
@@ -77,7 +84,7 @@ from domain.tenancy import access
 from domain.tenancy.access import administered_group_ids
 from domain.tenancy.model import Actor, Group
 from domain.volumes.errors import VolumeError, VolumeErrorCode
-from domain.volumes.model import allowed_mount_mode, can_see_volume, mode_permits
+from domain.volumes.model import Volume, allowed_mount_mode, can_see_volume, claim_name, mode_permits
 
 log = logging.getLogger(__name__)
 S = SessionState
@@ -785,8 +792,15 @@ async def _apply_admission_side_effects(
 # ======================================================================== hand-off and effects
 
 
-def workload_spec(s: Session, volumes: dict[UUID, str] | None = None) -> WorkloadSpec:
+def volume_claim(v: Volume) -> VolumeClaimSpec:
+    return VolumeClaimSpec(str(v.id), v.claim_name, v.storage_class, v.size_mib, v.access_mode.value)
+
+
+def workload_spec(s: Session, volumes: Mapping[UUID, Volume] | None = None) -> WorkloadSpec:
+    """What the cluster runs; each mounted volume's claim goes with it, so a cluster that
+    missed the claim when the volume was created gets it before the pod needs it."""
     placement = Placement.from_dict(s.placement) if s.placement else None
+    found = volumes or {}
     return WorkloadSpec(
         session_id=s.id,
         owner=str(s.owner_id),
@@ -799,9 +813,10 @@ def workload_spec(s: Session, volumes: dict[UUID, str] | None = None) -> Workloa
         volumes=tuple(
             VolumeMount(
                 str(m.volume_id),
-                (volumes or {}).get(m.volume_id, f"vol-{m.volume_id}"),
+                claim_name(m.volume_id),
                 m.mount_path,
                 m.mode == MountMode.READ_ONLY,
+                volume_claim(found[m.volume_id]) if m.volume_id in found else None,
             )
             for m in s.mounts
         ),
@@ -842,7 +857,7 @@ async def _hand_off(svc: SessionServices, session_id: UUID) -> None:
         if s is None or s.state not in (S.SCHEDULED,) or s.cluster_id is None:
             return
         port = svc.clusters.get(s.cluster_id)
-        names = {v.id: f"vol-{v.id}" for v in await uow.volumes.get_many([m.volume_id for m in s.mounts])}
+        names = {v.id: v for v in await uow.volumes.get_many([m.volume_id for m in s.mounts])}
     try:
         if port is None:
             raise RuntimeError(f"no adapter for cluster {s.cluster_id}")

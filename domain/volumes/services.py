@@ -1,25 +1,47 @@
-"""Volume and template use cases."""
+"""Volume and template use cases.
+
+A volume is a PersistentVolumeClaim in the sessions namespace of every cluster
+(`provision_volume`, after the volume's row is committed; the hand-off of a session that mounts
+it makes sure of it again), of the class the admin offers, with the access mode its scope needs
+(`claim_access_mode`); the deployment's storage quota (the global policy's) goes with it as the
+namespace's ResourceQuota. The clusters' operators report each claim's phase
+(`claims_reported`)."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Mapping
+from datetime import datetime
 from uuid import UUID
 
 from domain.catalog.services import can_see_image
 from domain.common.clock import Clock, IdGenerator
 from domain.common.errors import DuplicateError, InvalidValueError, NotFoundError, PermissionDeniedError
 from domain.common.validation import ErrorCollector, clean_name, clean_slug
-from domain.policies.model import ResourceRequest, ScopeChain
+from domain.policies.model import GLOBAL_SCOPE, ResourceRequest, ScopeChain
 from domain.policies.ports import PolicyRepository
 from domain.policies.services import check_policy_limits
 from domain.sessions.environment import check_environment
 from domain.sessions.model import MountMode
-from domain.sessions.services import SessionsUnitOfWork
+from domain.sessions.services import SessionServices, SessionsUnitOfWork, volume_claim
 from domain.tenancy import access
 from domain.tenancy.model import Actor
 from domain.tenancy.services import Page
 from domain.volumes.errors import VolumeError, VolumeErrorCode
-from domain.volumes.model import StorageClass, Template, TemplateMount, Volume, VolumeScope, can_see_volume
+from domain.volumes.model import (
+    AccessMode,
+    ClaimPhase,
+    ClaimState,
+    StorageClass,
+    Template,
+    TemplateMount,
+    Volume,
+    VolumeScope,
+    can_see_volume,
+    claim_access_mode,
+)
 
+log = logging.getLogger(__name__)
 MAX_VOLUME_MIB = 64 * 1024 * 1024  # 64 TiB
 
 
@@ -30,7 +52,10 @@ async def storage_classes(uow: SessionsUnitOfWork) -> list[StorageClass]:
 async def storage_class_set(uow: SessionsUnitOfWork, actor: Actor, sc: StorageClass) -> StorageClass:
     access.require_super_admin(actor)
     name = clean_slug(sc.name, "name")
-    cleaned = StorageClass(name, sc.description.strip(), sc.is_default)
+    if not sc.access_modes:
+        raise InvalidValueError("accessModes", "a storage class offers at least one access mode")
+    modes = tuple(m for m in AccessMode if m in sc.access_modes)
+    cleaned = StorageClass(name, sc.description.strip(), sc.is_default, modes)
     await uow.volumes.put_storage_class(cleaned)
     return cleaned
 
@@ -69,6 +94,9 @@ async def volume_create(
             f"storage class {chosen!r} is not offered; choose one of {', '.join(c.name for c in classes)}",
             "storageClass",
         )
+    access_mode = claim_access_mode(
+        next(c for c in classes if c.name == chosen), VolumeScope.GROUP if group_id else VolumeScope.PERSONAL
+    )
     if actor.active_group_id is None or actor.active_group_id not in actor.group_roles:
         raise InvalidValueError("activeGroup", "choose an active group first")
     chain_group = group_id or actor.active_group_id
@@ -92,6 +120,7 @@ async def volume_create(
         None if group_id else actor.user_id,
         group_id,
         member_mode,
+        access_mode,
     )
     if await uow.volumes.name_taken(volume):
         raise DuplicateError("name", f"a volume named {clean} already exists here")
@@ -101,6 +130,51 @@ async def volume_create(
         raise VolumeError(VolumeErrorCode.STORAGE_QUOTA_EXCEEDED, decision.refusal.message, "sizeMib")
     await uow.volumes.add(volume)
     return volume
+
+
+async def storage_quota_mib(policies: PolicyRepository) -> int | None:
+    """The deployment's storage quota (the global policy's), bounding every claim together."""
+    policy = await policies.get(GLOBAL_SCOPE)
+    return policy.storage_quota_mib if policy is not None else None
+
+
+async def provision_volume(svc: SessionServices, volume: Volume) -> dict[str, ClaimPhase | None]:
+    """The volume's claim on every cluster, after its row is committed. A cluster that cannot
+    take it now is logged and left: the hand-off of a session that mounts the volume applies
+    the claim again. Returns each cluster's answer (its phase, None when it did not say)."""
+    quota = await storage_quota_mib(svc.policies)
+    claim = volume_claim(volume)
+    answers: dict[str, ClaimPhase | None] = {}
+    for port in svc.clusters.all():
+        try:
+            phase = await port.apply_volume(claim, quota)
+        except Exception:  # the hand-off tries again
+            log.warning("cluster %s did not take the claim of volume %s", port.cluster_id, volume.id, exc_info=True)
+            continue
+        answers[port.cluster_id] = ClaimPhase(phase) if phase in set(ClaimPhase) else None
+    reported = {c: ClaimState(p, svc.clock.now()) for c, p in answers.items() if p is not None}
+    if reported:
+        async with svc.uow() as uow:
+            for cluster_id, state in reported.items():
+                await uow.volumes.set_claim_phases(cluster_id, {volume.id: state})
+            await uow.commit()
+    return answers
+
+
+async def deprovision_volume(svc: SessionServices, volume: Volume) -> None:
+    """Delete the deleted volume's claim on every cluster (after the row is gone)."""
+    for port in svc.clusters.all():
+        try:
+            await port.delete_volume(volume.claim_name)
+        except Exception:
+            log.warning("cluster %s kept the claim of deleted volume %s", port.cluster_id, volume.id, exc_info=True)
+
+
+async def claims_reported(uow: SessionsUnitOfWork, cluster_id: str, phases: Mapping[UUID, str], at: datetime) -> int:
+    """A cluster's report of its claims' phases (from its operator); phases Kubernetes has but
+    gshare does not show are skipped. Returns how many volumes changed."""
+    known = {v: ClaimState(ClaimPhase(p), at) for v, p in phases.items() if p in set(ClaimPhase)}
+    return await uow.volumes.set_claim_phases(cluster_id, known) if known else 0
 
 
 async def volume_get(uow: SessionsUnitOfWork, actor: Actor, volume_id: UUID) -> Volume:

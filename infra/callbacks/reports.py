@@ -127,3 +127,20 @@ def inventory_nodes(
         )
         nodes.append(node_from_publication(cluster_id, publication, models=models))
     return tuple(sorted(nodes, key=lambda n: n.id))
+
+
+def inventory_claims(report: Mapping[str, Any]) -> dict[UUID, str]:
+    """The phases of the volumes' claims an inventory report carries (`volumes`), by volume id;
+    an operator before the field reports none."""
+    claims: dict[UUID, str] = {}
+    entries = report.get("volumes") or []
+    if not isinstance(entries, list):
+        raise ReportInvalid("volumes must be a list")
+    for entry in entries:
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("phase"), str):
+            raise ReportInvalid("volume entries need a volumeId and a phase")
+        try:
+            claims[UUID(str(entry.get("volumeId")))] = entry["phase"]
+        except ValueError as exc:
+            raise ReportInvalid(f"bad volumeId {str(entry.get('volumeId'))[:60]!r}") from exc
+    return claims

@@ -13,6 +13,14 @@ node ids are `<cluster>/<node name>`. The node sharing-mode change at the end of
 waits, for each mode, for what that mode's plug-in really publishes, and rolls back if it
 never does.
 
+Volumes: `apply_volume` server-side-applies the volume's PersistentVolumeClaim in the sessions
+namespace (name `vol-<volume uuid>`, label `gshare.io/volume-id`, the admin's storage class,
+one access mode, `resources.requests.storage` the size asked) and the namespace's ResourceQuota
+`gshare-storage` (`requests.storage` = the deployment's storage quota; removed when there is
+none); `apply` makes sure of the claims of the volumes a session mounts before the session's
+resource; `delete_volume` deletes the claim (Kubernetes' `pvc-protection` finalizer keeps it
+while a pod still uses it). The claims' phases come back in the operator's inventory reports.
+
 Building the client: `await KubernetesCluster.from_kubeconfig(cluster_id, kubeconfig_text)`
 takes the kubeconfig as decrypted text (clusters keep it encrypted at rest; decrypting is the
 caller's business), or pass a ready `ApiClient`.
@@ -47,7 +55,7 @@ from domain.inventory.model import (
     Placement,
     SharingMode,
 )
-from domain.inventory.ports import WorkloadSpec
+from domain.inventory.ports import VolumeClaimSpec, WorkloadSpec
 from infra.cluster.publications import (
     HAMI_REGISTER,
     SHARING_MODE_LABEL,
@@ -64,6 +72,8 @@ log = logging.getLogger(__name__)
 GROUP, VERSION, PLURAL, KIND = "gshare.io", "v1alpha1", "gsharesessions", "GShareSession"
 FIELD_MANAGER = "gshare-control-plane"
 SESSIONS_NAMESPACE = "gshare-sessions"
+VOLUME_LABEL = "gshare.io/volume-id"
+STORAGE_QUOTA_NAME = "gshare-storage"
 ENDPOINT_NAMES = frozenset({"vscode", "jupyterlab", "terminal", "ssh"})
 _KIND_TO_CR = {
     GpuKind.HAMI: "hami",
@@ -161,6 +171,40 @@ def session_resource(spec: WorkloadSpec, cluster_id: str, *, run_as_user: int | 
     }
 
 
+def claim_resource(claim: VolumeClaimSpec, namespace: str = SESSIONS_NAMESPACE) -> dict[str, Any]:
+    """A volume's PersistentVolumeClaim."""
+    return {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": {
+            "name": claim.claim_name,
+            "namespace": namespace,
+            "labels": {VOLUME_LABEL: claim.volume_id, "app.kubernetes.io/part-of": "gshare"},
+        },
+        "spec": {
+            "accessModes": [claim.access_mode],
+            "storageClassName": claim.storage_class,
+            "volumeMode": "Filesystem",
+            "resources": {"requests": {"storage": f"{claim.size_mib}Mi"}},
+        },
+    }
+
+
+def storage_quota_resource(quota_mib: int, namespace: str = SESSIONS_NAMESPACE) -> dict[str, Any]:
+    """The deployment's storage quota as the sessions namespace's ResourceQuota: the sum of
+    every claim's `requests.storage` (Kubernetes refuses a claim that would pass it)."""
+    return {
+        "apiVersion": "v1",
+        "kind": "ResourceQuota",
+        "metadata": {
+            "name": STORAGE_QUOTA_NAME,
+            "namespace": namespace,
+            "labels": {"app.kubernetes.io/part-of": "gshare"},
+        },
+        "spec": {"hard": {"requests.storage": f"{quota_mib}Mi"}},
+    }
+
+
 def gpu_request(placement: Placement, cluster_id: str) -> dict[str, Any]:
     if placement.cluster_id != cluster_id:
         raise WorkloadRefused(f"placement is on cluster {placement.cluster_id!r}, not {cluster_id!r}")
@@ -246,6 +290,9 @@ class KubernetesCluster:
     async def apply(self, spec: WorkloadSpec) -> None:
         manifest = session_resource(spec, self._cluster_id, run_as_user=self._run_as_user)
         manifest["metadata"]["namespace"] = self._namespace
+        for mount in spec.volumes:
+            if mount.claim is not None:
+                await self._apply_claim(mount.claim)
         try:
             await self._custom.patch_namespaced_custom_object(
                 GROUP,
@@ -281,6 +328,63 @@ class KubernetesCluster:
         except ApiException as exc:
             if exc.status == 404:
                 return  # already gone: deleting is idempotent
+            raise ClusterUnavailable(f"cluster {self._cluster_id}: {exc.status} {exc.reason}") from exc
+        except (OSError, TimeoutError) as exc:
+            raise ClusterUnavailable(f"cluster {self._cluster_id} is unreachable: {exc!r}") from exc
+
+    async def _calling(self, what: str, call: Awaitable[Any]) -> Any:
+        try:
+            return await call
+        except ApiException as exc:
+            if exc.status in (400, 403, 422):
+                raise WorkloadRefused(f"cluster {self._cluster_id} refused {what}: {exc.status} {exc.reason}") from exc
+            raise ClusterUnavailable(f"cluster {self._cluster_id}: {exc.status} {exc.reason}") from exc
+        except (OSError, TimeoutError) as exc:
+            raise ClusterUnavailable(f"cluster {self._cluster_id} is unreachable: {exc!r}") from exc
+
+    async def _apply_claim(self, claim: VolumeClaimSpec) -> str | None:
+        body = claim_resource(claim, self._namespace)
+        pvc = await self._calling(
+            f"the claim of volume {claim.volume_id}",
+            self._core.patch_namespaced_persistent_volume_claim(
+                claim.claim_name,
+                self._namespace,
+                body,
+                field_manager=FIELD_MANAGER,
+                force=True,
+                _content_type="application/apply-patch+yaml",  # type: ignore[call-arg]
+            ),
+        )
+        phase = pvc.status.phase if pvc.status is not None else None
+        return str(phase) if phase else None
+
+    async def apply_volume(self, claim: VolumeClaimSpec, storage_quota_mib: int | None) -> str | None:
+        if storage_quota_mib is None:
+            try:
+                await self._core.delete_namespaced_resource_quota(STORAGE_QUOTA_NAME, self._namespace)
+            except ApiException as exc:
+                if exc.status != 404:
+                    raise ClusterUnavailable(f"cluster {self._cluster_id}: {exc.status} {exc.reason}") from exc
+        else:
+            await self._calling(
+                "the storage quota",
+                self._core.patch_namespaced_resource_quota(
+                    STORAGE_QUOTA_NAME,
+                    self._namespace,
+                    storage_quota_resource(storage_quota_mib, self._namespace),
+                    field_manager=FIELD_MANAGER,
+                    force=True,
+                    _content_type="application/apply-patch+yaml",  # type: ignore[call-arg]
+                ),
+            )
+        return await self._apply_claim(claim)
+
+    async def delete_volume(self, claim_name: str) -> None:
+        try:
+            await self._core.delete_namespaced_persistent_volume_claim(claim_name, self._namespace)
+        except ApiException as exc:
+            if exc.status == 404:
+                return
             raise ClusterUnavailable(f"cluster {self._cluster_id}: {exc.status} {exc.reason}") from exc
         except (OSError, TimeoutError) as exc:
             raise ClusterUnavailable(f"cluster {self._cluster_id} is unreachable: {exc!r}") from exc

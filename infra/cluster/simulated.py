@@ -11,6 +11,10 @@ line a second, and exits with the code its command names last (`exit <n>` anywhe
 command and arguments, e.g. `sh -c "python train.py; exit 3"`), or 0; it is retried up to its
 back-off limit, then reported Succeeded or Failed with the exit code and the log's last lines.
 Every log line says it is simulated.
+
+Volumes: a simulated cluster has no storage (nothing is written anywhere). It keeps the claims
+applied to it, answers `Bound` at once, and refuses a claim that would take the total past the
+storage quota, as the namespace's ResourceQuota does on Kubernetes.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from domain.inventory.ports import (
     StatusCallback,
     StatusReport,
     UsageSample,
+    VolumeClaimSpec,
     WorkloadPhase,
     WorkloadSpec,
 )
@@ -123,6 +128,7 @@ class SimulatedCluster:
         self._seed = seed
         self._job_seconds = job_seconds
         self._pods: dict[UUID, SimulatedPod] = {}
+        self.claims: dict[str, VolumeClaimSpec] = {}
 
     @classmethod
     def from_yaml(cls, path: Path | str, on_status: StatusCallback, **kwargs: Any) -> SimulatedCluster:
@@ -164,6 +170,19 @@ class SimulatedCluster:
 
     async def read_inventory(self) -> Inventory:
         return self._inventory
+
+    async def apply_volume(self, claim: VolumeClaimSpec, storage_quota_mib: int | None) -> str | None:
+        if claim.claim_name not in self.claims:
+            asked = sum(c.size_mib for c in self.claims.values()) + claim.size_mib
+            if storage_quota_mib is not None and asked > storage_quota_mib:
+                raise RuntimeError(
+                    f"exceeded quota: requested storage {asked}Mi, limited {storage_quota_mib}Mi (simulated)"
+                )
+            self.claims[claim.claim_name] = claim
+        return "Bound"
+
+    async def delete_volume(self, claim_name: str) -> None:
+        self.claims.pop(claim_name, None)
 
     async def log_tail(self, session_id: UUID, lines: int) -> str | None:
         pod = self._pods.get(session_id)

@@ -63,6 +63,7 @@ class Operator:
                 callbacks,
                 interval=settings.inventory_interval,
                 label_selector=settings.node_selector,
+                namespace=settings.namespace,
             )
             if callbacks is not None
             else None

@@ -25,7 +25,13 @@ Report (`POST {callback}/inventory`)::
                 "annotations": {"hami.io/node-nvidia-register": "GPU-…,10,81559,100,…:",
                                 "hami.io/node-handshake": "Reported …"}}]}
 
-Sent when the fingerprint (everything but `reportedAt`) changes, and every `interval` seconds.
+With them, the phase of every volume's PersistentVolumeClaim in the sessions namespace (the
+claims the control plane labels `gshare.io/volume-id`)::
+
+     "volumes": [{"volumeId": "…", "claim": "vol-…", "phase": "Bound"}]
+
+Sent when the fingerprint (everything but `reportedAt`) changes, and every `interval` seconds;
+node and claim changes are watched.
 The handshake is left out of the fingerprint: HAMi's scheduler and device plugin rewrite it
 every 30 s without anything else changing.
 """
@@ -169,11 +175,31 @@ def node_inventory(node: JSON) -> JSON:
     }
 
 
-def cluster_inventory(nodes: list[JSON]) -> JSON:
+VOLUME_LABEL = "gshare.io/volume-id"
+
+
+def claim_phases(claims: list[JSON]) -> list[JSON]:
+    """The volumes' claims as reported: volume id, claim name, phase (`Pending` until the
+    claim has a status)."""
+    entries = []
+    for pvc in claims:
+        meta = pvc.get("metadata") or {}
+        volume_id = (meta.get("labels") or {}).get(VOLUME_LABEL)
+        if not volume_id or meta.get("deletionTimestamp"):
+            continue
+        phase = (pvc.get("status") or {}).get("phase") or "Pending"
+        entries.append({"volumeId": str(volume_id), "claim": str(meta.get("name")), "phase": str(phase)})
+    return sorted(entries, key=lambda e: e["claim"])
+
+
+def cluster_inventory(nodes: list[JSON], claims: list[JSON] | None = None) -> JSON:
     entries = sorted((node_inventory(n) for n in nodes), key=lambda n: n["name"] or "")
+    volumes = claim_phases(claims or [])
     steady = [{**e, "annotations": {k: v for k, v in e["annotations"].items() if k != HAMI_HANDSHAKE}} for e in entries]
-    fingerprint = hashlib.sha256(json.dumps(steady, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-    return {"nodes": entries, "fingerprint": fingerprint}
+    fingerprint = hashlib.sha256(
+        json.dumps({"nodes": steady, "volumes": volumes}, sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
+    return {"nodes": entries, "volumes": volumes, "fingerprint": fingerprint}
 
 
 class InventoryReporter:
@@ -187,6 +213,7 @@ class InventoryReporter:
         interval: float = 300.0,
         debounce: float = 0.2,
         label_selector: str | None = None,
+        namespace: str = "gshare-sessions",
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self._core = client.CoreV1Api(api_client)
@@ -195,6 +222,7 @@ class InventoryReporter:
         self._interval = interval
         self._debounce = debounce
         self._selector = label_selector
+        self._namespace = namespace
         self._clock = clock
         self._changed = asyncio.Event()
         self.last_sent: str | None = None
@@ -206,7 +234,9 @@ class InventoryReporter:
         else:
             nodes = await self._core.list_node()
         raw = [self._api_client.sanitize_for_serialization(n) for n in nodes.items]
-        return cluster_inventory(raw)
+        pvcs = await self._core.list_namespaced_persistent_volume_claim(self._namespace, label_selector=VOLUME_LABEL)
+        claims = [self._api_client.sanitize_for_serialization(c) for c in pvcs.items]
+        return cluster_inventory(raw, claims)
 
     async def report_once(self, *, force: bool = False) -> bool:
         inventory = await self.snapshot()
@@ -218,7 +248,10 @@ class InventoryReporter:
         return True
 
     async def run(self) -> None:
-        watcher = asyncio.create_task(self._watch_nodes(), name="inventory-node-watch")
+        watchers = [
+            asyncio.create_task(self._watch_nodes(), name="inventory-node-watch"),
+            asyncio.create_task(self._watch_claims(), name="inventory-claim-watch"),
+        ]
         failures = 0
         loop = asyncio.get_running_loop()
         next_periodic = loop.time()
@@ -240,21 +273,30 @@ class InventoryReporter:
                     await asyncio.sleep(self._debounce)  # coalesce bursts of node updates
                 self._changed.clear()
         finally:
-            watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await watcher
+            for watcher in watchers:
+                watcher.cancel()
+            for watcher in watchers:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watcher
 
     async def _watch_nodes(self) -> None:
+        kwargs: JSON = {"label_selector": self._selector} if self._selector else {}
+        await self._watch(self._core.list_node, "node", **kwargs)
+
+    async def _watch_claims(self) -> None:
+        await self._watch(
+            self._core.list_namespaced_persistent_volume_claim, "claim", self._namespace, label_selector=VOLUME_LABEL
+        )
+
+    async def _watch(self, lister: Any, what: str, *args: Any, **extra: Any) -> None:
         resource_version: str | None = None
         while True:
             w = watch.Watch()
             try:
-                kwargs: JSON = {"allow_watch_bookmarks": True}
-                if self._selector:
-                    kwargs["label_selector"] = self._selector
+                kwargs: JSON = {"allow_watch_bookmarks": True, **extra}
                 if resource_version:
                     kwargs["resource_version"] = resource_version
-                async for event in w.stream(self._core.list_node, **kwargs):
+                async for event in w.stream(lister, *args, **kwargs):
                     if event["type"] != "BOOKMARK":
                         self._changed.set()
                     resource_version = w.resource_version
@@ -262,10 +304,10 @@ class InventoryReporter:
                 if exc.status == 410:
                     resource_version = None
                 else:
-                    log.warning("node watch failed: %s", exc.status)
+                    log.warning("%s watch failed: %s", what, exc.status)
                     await asyncio.sleep(1.0)
             except (TimeoutError, OSError) as exc:
-                log.warning("node watch interrupted: %r", exc)
+                log.warning("%s watch interrupted: %r", what, exc)
                 await asyncio.sleep(1.0)
             finally:
                 await w.close()

@@ -123,3 +123,36 @@ def test_k8s_jobs_1_gives_stored_jobs_their_job_part_and_knows_succeeded() -> No
         assert states == [("STOPPED",)]
     finally:
         db.drop()
+
+
+def test_k8s_volumes_1_gives_classes_access_modes_and_group_volumes_read_write_many() -> None:
+    from tests.support.migrations import execute, fetch
+
+    db = database_at("k8s_jobs_1")
+    try:
+        before = asyncio.run(fetch(db.url, "SELECT id, scope, storage_class FROM volumes"))
+        assert {scope for _, scope, _ in before} == {"personal", "group"}, before
+        migrate.upgrade(db.url, "k8s_volumes_1")
+        after = dict(
+            (i, (scope, mode, claims))
+            for i, scope, mode, claims in asyncio.run(
+                fetch(db.url, "SELECT id, scope, access_mode, claims::text FROM volumes")
+            )
+        )
+        assert set(after) == {i for i, _, _ in before}
+        assert {(scope, mode, claims) for scope, mode, claims in after.values()} == {
+            ("personal", "ReadWriteOnce", "{}"),
+            ("group", "ReadWriteMany", "{}"),
+        }
+        classes = dict(asyncio.run(fetch(db.url, "SELECT name, access_modes::text FROM storage_classes")))
+        shared = {c for _, scope, c in before if scope == "group"}
+        assert shared and all(classes[c] == '["ReadWriteOnce", "ReadWriteMany"]' for c in shared)
+        assert all(m == '["ReadWriteOnce"]' for c, m in classes.items() if c not in shared)
+        asyncio.run(execute(db.url, "UPDATE volumes SET access_mode = 'ReadWriteOncePod'"))
+        migrate.downgrade(db.url, "k8s_jobs_1")
+        columns = asyncio.run(
+            fetch(db.url, "SELECT column_name FROM information_schema.columns WHERE table_name = 'volumes'")
+        )
+        assert {"access_mode", "claims"}.isdisjoint({c for (c,) in columns})
+    finally:
+        db.drop()

@@ -2,7 +2,7 @@
 
 It serves the REST and watch protocol over HTTP on 127.0.0.1 (aiohttp, random port) for the
 resource types gshare touches: core v1 pods (status and binding subresources), services,
-secrets, configmaps, persistentvolumeclaims, serviceaccounts, events, namespaces and nodes
+secrets, configmaps, persistentvolumeclaims, resourcequotas, serviceaccounts, events, namespaces and nodes
 (status), networking.k8s.io/v1 ingresses and networkpolicies, coordination.k8s.io/v1 leases,
 and gshare.io/v1alpha1 GShareSessions (status subresource; validated against the CRD's
 openAPIV3Schema from `deploy/crds/`).
@@ -102,6 +102,7 @@ def builtin_types() -> list[ResourceType]:
         ResourceType("", "v1", "serviceaccounts", "ServiceAccount", True),
         ResourceType("", "v1", "events", "Event", True),
         ResourceType("", "v1", "persistentvolumeclaims", "PersistentVolumeClaim", True, True),
+        ResourceType("", "v1", "resourcequotas", "ResourceQuota", True, True),
         ResourceType("", "v1", "namespaces", "Namespace", False, True, name_rule="label"),
         ResourceType("", "v1", "nodes", "Node", False, True, status_on_create=True),
         ResourceType("networking.k8s.io", "v1", "ingresses", "Ingress", True, True),
@@ -853,6 +854,9 @@ class KubeApiServer:
         return obj
 
     def _apply_defaults(self, rt: ResourceType, obj: JSON, old: JSON | None) -> None:
+        if rt.plural == "persistentvolumeclaims" and old is None:
+            # the claim strategy's PrepareForCreate: a new claim is Pending until bound
+            obj.setdefault("status", {}).setdefault("phase", "Pending")
         if rt.plural == "pods":
             spec = obj.setdefault("spec", {})
             spec.setdefault("restartPolicy", "Always")

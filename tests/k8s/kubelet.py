@@ -103,6 +103,8 @@ class Kubelet:
         self._started_uids: set[str] = set()
         self._killed: set[asyncio.Task[None]] = set()
         self.exit_codes: dict[str, int] = {}
+        self._retries: set[str] = set()
+        self._retry_tasks: set[asyncio.Task[None]] = set()
 
     # --- one-shot -------------------------------------------------------------------------
 
@@ -119,6 +121,9 @@ class Kubelet:
         """Schedule and start one pod given as its JSON form; True if it was started."""
         meta, spec, status = pod["metadata"], pod.get("spec") or {}, pod.get("status") or {}
         if meta.get("deletionTimestamp") or status.get("phase") not in (None, "Pending"):
+            return False
+        if not spec.get("nodeName") and not await self._claims_bound(pod):
+            self._retry_later(meta["name"])  # kube-scheduler retries when the claim changes
             return False
         node_name = spec.get("nodeName")
         if not node_name:
@@ -152,6 +157,49 @@ class Kubelet:
         return False
 
     # --- scheduling -------------------------------------------------------------------------
+
+    def _retry_later(self, name: str, delay: float = 0.2) -> None:
+        if self._task is None or name in self._retries:
+            return
+
+        async def retry() -> None:
+            await asyncio.sleep(delay)
+            self._retries.discard(name)
+            try:
+                pod = await self.core.read_namespaced_pod(name, self.namespace)
+                await self.handle(self.api_client.sanitize_for_serialization(pod))
+            except ApiException as exc:
+                if exc.status not in (404, 409):
+                    raise
+
+        self._retries.add(name)
+        task = asyncio.create_task(retry(), name=f"retry-{name}")
+        self._retry_tasks.add(task)
+        task.add_done_callback(self._retry_tasks.discard)
+
+    async def _claims_bound(self, pod: dict[str, Any]) -> bool:
+        """kube-scheduler's VolumeBinding filter: a pod whose claim does not exist, or is not
+        Bound (and its class binds immediately), is not scheduled; the messages are
+        kube-scheduler's (pkg/scheduler/framework/plugins/volumebinding)."""
+        for volume in pod["spec"].get("volumes") or []:
+            claim = (volume.get("persistentVolumeClaim") or {}).get("claimName")
+            if not claim:
+                continue
+            try:
+                pvc = await self.core.read_namespaced_persistent_volume_claim(claim, self.namespace)
+            except ApiException as exc:
+                if exc.status == 404:
+                    await self._unschedulable(
+                        pod, f'0/1 nodes are available: persistentvolumeclaim "{claim}" not found.'
+                    )
+                    return False
+                raise
+            if (pvc.status.phase if pvc.status else None) != "Bound":
+                await self._unschedulable(
+                    pod, "0/1 nodes are available: 1 pod has unbound immediate PersistentVolumeClaims."
+                )
+                return False
+        return True
 
     async def _node(self, pod: dict[str, Any], node_name: str) -> Any | None:
         try:
@@ -445,6 +493,9 @@ class Kubelet:
         for name in list(self._processes):
             self._forget(name)
         await asyncio.gather(*self._killed, return_exceptions=True)  # the killed processes are reaped
+        for task in list(self._retry_tasks):
+            task.cancel()
+        await asyncio.gather(*self._retry_tasks, return_exceptions=True)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -33,7 +33,7 @@ from domain.sessions.ports import Notification
 from domain.tenancy import services as tenancy
 from domain.tenancy.auth import TokenScope
 from domain.volumes import services as volumes
-from domain.volumes.model import StorageClass
+from domain.volumes.model import AccessMode, StorageClass
 from infra.bootstrap import Container
 from tests.support.api import SYSTEM, Gql, World, build_world, fund_user, gid, make_user, unique
 
@@ -222,7 +222,13 @@ async def build_matrix_world(c: Container, http: httpx.AsyncClient, needs: set[s
     w.users["peer"] = peer
     async with c.uow() as uow:
         if not await volumes.storage_classes(uow):
-            await volumes.storage_class_set(uow, SYSTEM, StorageClass("standard", is_default=True))
+            await volumes.storage_class_set(
+                uow,
+                SYSTEM,
+                StorageClass(
+                    "standard", is_default=True, access_modes=(AccessMode.READ_WRITE_ONCE, AccessMode.READ_WRITE_MANY)
+                ),
+            )
         cpu = await catalog.preset_create(
             uow,
             SYSTEM,

@@ -507,6 +507,16 @@ class InMemoryVolumes:
             if s.state not in TERMINAL and any(m.volume_id == volume_id for m in s.mounts)
         )
 
+    async def set_claim_phases(self, cluster_id: str, phases: Any) -> int:
+        changed = 0
+        for volume_id, state in phases.items():
+            v = self.st.volumes.get(volume_id)
+            if v is None or (cluster_id in v.claims and v.claims[cluster_id].phase == state.phase):
+                continue
+            self.st.volumes[volume_id] = replace(v, claims={**v.claims, cluster_id: state})
+            changed += 1
+        return changed
+
 
 class InMemoryTemplates:
     def __init__(self, state: TenancyState) -> None:

@@ -132,6 +132,10 @@ class StorageClassRow(Base):
     name: Mapped[str] = mapped_column(String(63), primary_key=True)
     description: Mapped[str] = mapped_column(Text, default="")
     is_default: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Kubernetes access modes the class's provisioner gives ("ReadWriteOnce", "ReadWriteMany", …)
+    access_modes: Mapped[list[str]] = mapped_column(
+        JSONB, default=lambda: ["ReadWriteOnce"], server_default=text("'[\"ReadWriteOnce\"]'::jsonb")
+    )
 
 
 class VolumeRow(Base):
@@ -145,6 +149,9 @@ class VolumeRow(Base):
         ),
         CheckConstraint("size_mib > 0", name="size_positive"),
         CheckConstraint("member_mode IN ('ro','rw')", name="member_mode"),
+        CheckConstraint(
+            "access_mode IN ('ReadWriteOnce','ReadOnlyMany','ReadWriteMany','ReadWriteOncePod')", name="access_mode"
+        ),
         Index(
             "uq_volumes_scope_name",
             "scope",
@@ -164,6 +171,9 @@ class VolumeRow(Base):
     storage_class: Mapped[str] = mapped_column(ForeignKey("storage_classes.name", ondelete="RESTRICT"))
     size_mib: Mapped[int] = mapped_column(BigInteger)
     member_mode: Mapped[str] = mapped_column(String(2), default="rw")
+    access_mode: Mapped[str] = mapped_column(String(16), default="ReadWriteOnce", server_default="ReadWriteOnce")
+    # cluster id -> {"phase": "Bound", "at": "<ISO time>"}: the claim as each cluster reported it
+    claims: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict, server_default=text("'{}'::jsonb"))
     created_by: Mapped[uuid.UUID] = mapped_column()
     created_at: Mapped[datetime] = created_at_column()
 

@@ -30,7 +30,16 @@ from domain.sessions.model import (
     SessionState,
 )
 from domain.sessions.ports import Notification, SessionFilter
-from domain.volumes.model import StorageClass, Template, TemplateMount, Volume, VolumeScope
+from domain.volumes.model import (
+    AccessMode,
+    ClaimPhase,
+    ClaimState,
+    StorageClass,
+    Template,
+    TemplateMount,
+    Volume,
+    VolumeScope,
+)
 from infra.db.base import get_row
 from infra.db.models.sessions import (
     NotificationRow,
@@ -331,6 +340,13 @@ class SqlUsageReader:
 # -------------------------------------------------------------------- volumes and templates
 
 
+def _claims(raw: Mapping[str, Any] | None) -> dict[str, ClaimState]:
+    return {
+        cluster: ClaimState(ClaimPhase(c["phase"]), datetime.fromisoformat(c["at"]))
+        for cluster, c in sorted((raw or {}).items())
+    }
+
+
 def _volume(r: VolumeRow) -> Volume:
     return Volume(
         r.id,
@@ -344,6 +360,8 @@ def _volume(r: VolumeRow) -> Volume:
         r.owner_id,
         r.group_id,
         MountMode(r.member_mode),
+        AccessMode(r.access_mode),
+        _claims(r.claims),
     )
 
 
@@ -363,6 +381,8 @@ class SqlVolumeRepository:
                 storage_class=v.storage_class,
                 size_mib=v.size_mib,
                 member_mode=v.member_mode.value,
+                access_mode=v.access_mode.value,
+                claims={c: {"phase": st.phase.value, "at": st.reported_at.isoformat()} for c, st in v.claims.items()},
                 created_by=v.created_by,
                 created_at=v.created_at,
             )
@@ -410,16 +430,52 @@ class SqlVolumeRepository:
         rows = await self.s.scalars(
             select(StorageClassRow).order_by(StorageClassRow.is_default.desc(), StorageClassRow.name)
         )
-        return [StorageClass(r.name, r.description, r.is_default) for r in rows]
+        return [
+            StorageClass(r.name, r.description, r.is_default, tuple(AccessMode(m) for m in r.access_modes))
+            for r in rows
+        ]
 
     async def put_storage_class(self, sc: StorageClass) -> None:
-        stmt = insert(StorageClassRow).values(name=sc.name, description=sc.description, is_default=sc.is_default)
+        stmt = insert(StorageClassRow).values(
+            name=sc.name,
+            description=sc.description,
+            is_default=sc.is_default,
+            access_modes=[m.value for m in sc.access_modes],
+        )
         await self.s.execute(
             stmt.on_conflict_do_update(
                 index_elements=["name"],
-                set_={"description": stmt.excluded.description, "is_default": stmt.excluded.is_default},
+                set_={
+                    "description": stmt.excluded.description,
+                    "is_default": stmt.excluded.is_default,
+                    "access_modes": stmt.excluded.access_modes,
+                },
             )
         )
+
+    async def set_claim_phases(self, cluster_id: str, phases: Mapping[UUID, ClaimState]) -> int:
+        """One UPDATE per phase; a volume whose claim already has that phase there is left
+        alone (periodic reports write nothing)."""
+        changed = 0
+        by_phase: dict[ClaimPhase, list[UUID]] = {}
+        at: dict[ClaimPhase, datetime] = {}
+        for volume_id, state in phases.items():
+            by_phase.setdefault(state.phase, []).append(volume_id)
+            at[state.phase] = max(at.get(state.phase, state.reported_at), state.reported_at)
+        for phase, ids in sorted(by_phase.items()):
+            entry = func.jsonb_build_object(
+                cluster_id, func.jsonb_build_object("phase", phase.value, "at", at[phase].isoformat())
+            )
+            result = await self.s.execute(
+                update(VolumeRow)
+                .where(
+                    VolumeRow.id.in_(ids),
+                    func.coalesce(VolumeRow.claims[cluster_id]["phase"].astext, "") != phase.value,
+                )
+                .values(claims=VolumeRow.claims.op("||")(entry))
+            )
+            changed += int(getattr(result, "rowcount", 0) or 0)
+        return changed
 
     async def mounted_by_active_sessions(self, volume_id: UUID) -> int:
         q = select(func.count()).where(

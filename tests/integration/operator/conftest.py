@@ -135,6 +135,26 @@ GPU_NODE_NAMES = ("hami-1", "ts-1", "mig-1", "ex-1", "amd-1")
 def cluster(kube_api: KubeApiServer) -> KubeApiServer:
     for node in gpu_nodes():
         kube_api.seed(node)
+    return seed_claims(kube_api)
+
+
+def seed_claims(kube_api: KubeApiServer) -> KubeApiServer:
+    """The claims the tests' sessions mount, already bound (the scheduler holds a pod whose
+    claim is missing or unbound)."""
+    for claim, mode in (("home-alice", "ReadWriteOnce"), ("datasets", "ReadWriteMany")):
+        kube_api.seed(
+            {
+                "apiVersion": "v1",
+                "kind": "PersistentVolumeClaim",
+                "metadata": {"name": claim, "namespace": NS},
+                "spec": {
+                    "accessModes": [mode],
+                    "storageClassName": "nfs",
+                    "resources": {"requests": {"storage": "10Gi"}},
+                },
+                "status": {"phase": "Bound", "accessModes": [mode], "capacity": {"storage": "10Gi"}},
+            }
+        )
     return kube_api
 
 

@@ -12,7 +12,7 @@ import pytest
 from kubernetes_asyncio import client
 
 from domain.inventory.model import CardShare, GpuKind, Placement, SharingMode
-from domain.inventory.ports import WorkloadSpec
+from domain.inventory.ports import VolumeClaimSpec, WorkloadSpec
 from infra.cluster.kubernetes import KubernetesCluster, NodeOperations, change_sharing_mode, resource_name
 from tests.integration.operator.conftest import CLUSTER, NS, OperatorFactory, Receiver, eventually
 from tests.k8s.admission import policy_hook
@@ -84,6 +84,26 @@ async def test_operator_and_control_plane_work_under_the_shipped_rbac(
         await adapter.pause(session_id)
         await eventually(lambda: receiver.phases(name)[-1] == "Deleted")
         await eventually(lambda: cluster.get("gsharesessions", name, NS) is None)
+
+        # a volume's claim and the storage quota (control plane); the claim's phase (operator)
+        volume_id = uuid4()
+        claim = VolumeClaimSpec(str(volume_id), f"vol-{volume_id}", "nfs", 512, "ReadWriteMany")
+        assert await adapter.apply_volume(claim, 4096) == "Pending"
+        assert await adapter.apply_volume(claim, 4096) == "Pending"  # idempotent
+        assert cluster.get("resourcequotas", "gshare-storage", NS)["spec"]["hard"] == {"requests.storage": "4096Mi"}  # type: ignore[index]
+
+        def claim_reported() -> bool:
+            reports = receiver.inventories()
+            return bool(reports) and {"volumeId": str(volume_id), "claim": claim.claim_name, "phase": "Pending"} in (
+                reports[-1].get("volumes") or []
+            )
+
+        await eventually(claim_reported, message="claim phase reported under RBAC")
+        await adapter.apply_volume(claim, None)
+        assert cluster.get("resourcequotas", "gshare-storage", NS) is None
+        await adapter.delete_volume(claim.claim_name)
+        await adapter.delete_volume(claim.claim_name)  # already gone
+        assert cluster.get("persistentvolumeclaims", claim.claim_name, NS) is None
 
         # What was not granted is refused.
         async with client.ApiClient(cluster.configuration(token="operator-token")) as as_operator:

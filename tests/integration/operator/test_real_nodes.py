@@ -17,7 +17,7 @@ from domain.inventory.model import GpuKind, Inventory, SharingMode
 from infra.callbacks.reports import inventory_nodes
 from infra.cluster.kubernetes import KubernetesCluster, node_from_kubernetes
 from infra.cluster.publications import hami_devices
-from tests.integration.operator.conftest import CLUSTER, NS, OperatorFactory, Receiver, eventually
+from tests.integration.operator.conftest import CLUSTER, NS, OperatorFactory, Receiver, eventually, seed_claims
 from tests.integration.operator.test_operator import apply_session, session
 from tests.k8s.apiserver import KubeApiServer
 from tests.k8s.kubelet import Kubelet
@@ -40,7 +40,7 @@ def cluster(kube_api: KubeApiServer) -> KubeApiServer:
     """Overrides the operator tests' nodes: the recorded ones under their own names."""
     for node in real_nodes():
         kube_api.seed(node)
-    return kube_api
+    return seed_claims(kube_api)
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ from domain.sessions.ports import SessionFilter
 from domain.tenancy import services as tenancy
 from domain.tenancy.model import Role
 from domain.volumes import services as volumes
-from domain.volumes.model import StorageClass
+from domain.volumes.model import AccessMode, StorageClass
 from tests.integration.sessions.test_lifecycle import catalog_for, wait_state
 from tests.support.api import SYSTEM, fund_user, make_user, unique
 
@@ -125,7 +125,9 @@ async def test_step2_mounting_someone_elses_volume_or_read_write_beyond_rights(c
     sc = await fresh_scope(c)
     other = await fresh_scope(c)
     async with c.uow() as uow:
-        await uow.volumes.put_storage_class(StorageClass("nfs", "NFS", True))
+        await uow.volumes.put_storage_class(
+            StorageClass("nfs", "NFS", True, (AccessMode.READ_WRITE_ONCE, AccessMode.READ_WRITE_MANY))
+        )
         await uow.commit()
     async with c.uow() as uow:
         theirs = await volumes.volume_create(
@@ -328,7 +330,9 @@ async def test_step2_a_template_whose_volume_is_gone_is_refused_with_that_reason
     cat = await catalog_for(c)
     sc = await fresh_scope(c)
     async with c.uow() as uow:
-        await uow.volumes.put_storage_class(StorageClass("nfs", "NFS", True))
+        await uow.volumes.put_storage_class(
+            StorageClass("nfs", "NFS", True, (AccessMode.READ_WRITE_ONCE, AccessMode.READ_WRITE_MANY))
+        )
         vol = await volumes.volume_create(uow, sc.actor, c.ids, c.clock, c.credits.policies, name="work", size_mib=512)
         template = await volumes.template_create(
             uow,
@@ -367,7 +371,9 @@ async def test_a_mounted_volume_cannot_be_deleted(container: Any, runtime: Any) 
     cat = await catalog_for(c)
     sc = await fresh_scope(c)
     async with c.uow() as uow:
-        await uow.volumes.put_storage_class(StorageClass("nfs", "NFS", True))
+        await uow.volumes.put_storage_class(
+            StorageClass("nfs", "NFS", True, (AccessMode.READ_WRITE_ONCE, AccessMode.READ_WRITE_MANY))
+        )
         vol = await volumes.volume_create(uow, sc.actor, c.ids, c.clock, c.credits.policies, name="busy", size_mib=512)
         await uow.commit()
     s = await sessions.session_create(
@@ -391,7 +397,9 @@ async def test_storage_quota_refuses_a_volume_too_large(container: Any, runtime:
         ResourcePolicy(PolicyScope.user(sc.user), storage_quota_mib=1000),
     )
     async with c.uow() as uow:
-        await uow.volumes.put_storage_class(StorageClass("nfs", "NFS", True))
+        await uow.volumes.put_storage_class(
+            StorageClass("nfs", "NFS", True, (AccessMode.READ_WRITE_ONCE, AccessMode.READ_WRITE_MANY))
+        )
         await volumes.volume_create(uow, sc.actor, c.ids, c.clock, c.credits.policies, name="a", size_mib=600)
         await uow.commit()
     async with c.uow() as uow:

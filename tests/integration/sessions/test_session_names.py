@@ -9,7 +9,7 @@ from domain.sessions import services as sessions
 from domain.sessions.model import MountMode
 from domain.tenancy.services import load_actor
 from domain.volumes import services as volumes
-from domain.volumes.model import StorageClass, TemplateMount
+from domain.volumes.model import AccessMode, StorageClass, TemplateMount
 from tests.integration.api.test_query_count import statements
 from tests.integration.sessions.test_lifecycle import catalog_for, member
 from tests.support.api import Gql, World, gid, unique
@@ -30,7 +30,9 @@ async def test_sessions_show_group_template_volume_and_approver_names(
     cat = await catalog_for(c)
     actor, _ = await member(c, world, world.g2, credits=500, approval=True, prefix="named")
     async with c.uow() as uow:
-        await uow.volumes.put_storage_class(StorageClass("nfs", "NFS", True))
+        await uow.volumes.put_storage_class(
+            StorageClass("nfs", "NFS", True, (AccessMode.READ_WRITE_ONCE, AccessMode.READ_WRITE_MANY))
+        )
         await uow.commit()
     async with c.uow() as uow:
         volume = await volumes.volume_create(

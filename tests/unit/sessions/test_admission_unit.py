@@ -17,7 +17,7 @@ from domain.sessions import services as s
 from domain.sessions.errors import AdmissionRefused
 from domain.sessions.model import Expiry, MountMode, MountRequest, SessionKind, SessionState
 from domain.volumes import services as volumes
-from domain.volumes.model import StorageClass
+from domain.volumes.model import AccessMode, StorageClass
 from tests.unit.sessions.world import A100, SessionsWorld
 from tests.unit.tenancy.world import NOW
 
@@ -140,7 +140,9 @@ async def _env_message(name: str) -> str:
 
 
 async def test_step2_mounts(w: SessionsWorld) -> None:
-    await w.t.uow.volumes.put_storage_class(StorageClass("standard", "", True))
+    await w.t.uow.volumes.put_storage_class(
+        StorageClass("standard", "", True, (AccessMode.READ_WRITE_ONCE, AccessMode.READ_WRITE_MANY))
+    )
     step2 = "step 2 (mount permissions): "
     mine = await volumes.volume_create(
         w.t.uow, w.actor("member"), w.t.ids, w.t.clock, w.policies, name="mine", size_mib=1

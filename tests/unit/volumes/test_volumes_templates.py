@@ -14,7 +14,7 @@ from domain.policies.model import PolicyScope, ResourcePolicy, Usage
 from domain.sessions.model import MountMode, SessionState
 from domain.tenancy.services import Page
 from domain.volumes import services as v
-from domain.volumes.model import StorageClass, Template, TemplateMount, Volume, VolumeScope
+from domain.volumes.model import AccessMode, StorageClass, Template, TemplateMount, Volume, VolumeScope
 from infra.credits.memory import InMemoryPolicies
 from tests.unit.sessions.test_remaining_time import session
 from tests.unit.tenancy.world import NOW, World, refusal
@@ -24,7 +24,9 @@ from tests.unit.tenancy.world import NOW, World, refusal
 async def w() -> World:
     world = await World.build()
     await world.uow.volumes.put_storage_class(StorageClass("fast", "NVMe", False))
-    await world.uow.volumes.put_storage_class(StorageClass("standard", "", True))
+    await world.uow.volumes.put_storage_class(
+        StorageClass("standard", "", True, (AccessMode.READ_WRITE_ONCE, AccessMode.READ_WRITE_MANY))
+    )
     return world
 
 
@@ -44,12 +46,15 @@ async def test_personal_and_group_volumes(w: World) -> None:
         None,
     )
     shared = await v.volume_create(
-        w.uow, w.group_admin, w.ids, w.clock, policies, name="datasets", size_mib=2048, storage_class="fast",
+        w.uow, w.group_admin, w.ids, w.clock, policies, name="datasets", size_mib=2048, storage_class="standard",
         group_id=w.g1.id, member_mode=MountMode.READ_ONLY,
     )  # fmt: skip
     assert (shared.scope, shared.owner_id, shared.group_id, shared.storage_class, shared.member_mode) == (
-        VolumeScope.GROUP, None, w.g1.id, "fast", MountMode.READ_ONLY,
+        VolumeScope.GROUP, None, w.g1.id, "standard", MountMode.READ_ONLY,
     )  # fmt: skip
+    # claims: the personal one ReadWriteOnce, the group-shared one ReadWriteMany
+    assert (mine.access_mode, shared.access_mode) == (AccessMode.READ_WRITE_ONCE, AccessMode.READ_WRITE_MANY)
+    assert mine.claim_name == f"vol-{mine.id}" and mine.phase is None and mine.claims == {}
     top = await v.volume_create(w.uow, w.member, w.ids, w.clock, policies, name="big", size_mib=v.MAX_VOLUME_MIB)
     assert top.size_mib == 64 * 1024 * 1024
     # the same name for another owner, or in another scope, is fine
@@ -59,6 +64,44 @@ async def test_personal_and_group_volumes(w: World) -> None:
     assert await refusal(v.volume_create(w.uow, w.member, w.ids, w.clock, policies, name="DATA", size_mib=1)) == (
         "DUPLICATE", "name", "a volume named data already exists here",
     )  # fmt: skip
+
+
+async def test_a_group_volume_needs_read_write_many_and_the_refusal_names_the_class(w: World) -> None:
+    policies = InMemoryPolicies()
+    assert await refusal(
+        v.volume_create(
+            w.uow, w.group_admin, w.ids, w.clock, policies, name="shared", size_mib=10, storage_class="fast",
+            group_id=w.g1.id,
+        )
+    ) == (
+        "STORAGE_CLASS_ACCESS_MODE", "storageClass",
+        "storage class 'fast' offers ReadWriteOnce; a group-shared volume needs ReadWriteMany (mounted by sessions on"
+        " any node): choose a class that offers it",
+    )  # fmt: skip
+    assert w.state.volumes == {}
+    # a personal volume on it is fine (ReadWriteOnce)
+    mine = await v.volume_create(
+        w.uow, w.member, w.ids, w.clock, policies, name="scratch", size_mib=10, storage_class="fast"
+    )
+    assert mine.access_mode is AccessMode.READ_WRITE_ONCE
+    # a class of ReadWriteMany only gives personal volumes ReadWriteMany; one of neither refuses both
+    await w.uow.volumes.put_storage_class(StorageClass("nfs", "", False, (AccessMode.READ_WRITE_MANY,)))
+    await w.uow.volumes.put_storage_class(StorageClass("tape", "", False, (AccessMode.READ_ONLY_MANY,)))
+    nfs = await v.volume_create(
+        w.uow, w.member, w.ids, w.clock, policies, name="home", size_mib=10, storage_class="nfs"
+    )
+    assert nfs.access_mode is AccessMode.READ_WRITE_MANY
+    assert await refusal(
+        v.volume_create(w.uow, w.member, w.ids, w.clock, policies, name="old", size_mib=10, storage_class="tape")
+    ) == (
+        "STORAGE_CLASS_ACCESS_MODE", "storageClass",
+        "storage class 'tape' offers ReadOnlyMany; a volume needs ReadWriteOnce or ReadWriteMany",
+    )  # fmt: skip
+    assert await refusal(v.storage_class_set(w.uow, w.root, StorageClass("none", "", False, ()))) == (
+        "INVALID_VALUE",
+        "accessModes",
+        "a storage class offers at least one access mode",
+    )
 
 
 async def test_volume_create_refusals(w: World) -> None:
