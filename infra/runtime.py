@@ -1,15 +1,27 @@
-"""What runs beside the API in a serving process: the cluster adapters (the simulated cluster
-in the embedded default, with its inventory registered in the database) and the usage
-sampler feeding the UsageStore and live subscriptions, and the actor cache following other
-processes' changes to users."""
+"""The one composition of every long-running process kind, on top of `build_container`:
+
+- `ProcessKind.API` (`gshare serve`): the actor cache following other processes' changes to
+  users; the simulated cluster when configured (its inventory registered in the database) with
+  the usage sampler feeding the UsageStore and live subscriptions; an adapter for every
+  registered Kubernetes cluster (first inventory read at start), kept current.
+- `ProcessKind.WORKER` (`gshare worker`): an adapter for every registered Kubernetes cluster,
+  kept current when a cluster is registered, changed or deregistered, so that expiry, idle and
+  "hold ran out" pauses delete the workload on its cluster and the queue drain hands admitted
+  sessions off (before, a worker held no adapter: the pod kept running on a freed card, and the
+  drain failed the session with "no adapter for cluster").
+
+The operator (`gshare operator`) is a process of its own cluster with its own settings
+(operator/gshare_operator/settings.py); it needs nothing of this container."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from domain.inventory.ports import StatusReport
 from domain.sessions import services as sessions
@@ -18,13 +30,27 @@ from infra.usage import record_usage, usage_topic
 
 __all__ = ["Runtime", "start_runtime", "usage_topic"]
 
+if TYPE_CHECKING:
+    from infra.clusters.follower import ClusterFollower
+
 log = logging.getLogger(__name__)
+
+
+class ProcessKind(enum.Enum):
+    API = "api"
+    WORKER = "worker"
+
+
+# seconds between re-reads of the registered clusters besides the announced changes
+CLUSTER_FOLLOW_SECONDS = 30.0
 
 
 @dataclass
 class Runtime:
     container: Container
+    kind: ProcessKind = ProcessKind.API
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    follower: ClusterFollower | None = None
 
     async def aclose(self) -> None:
         for task in self.tasks:
@@ -38,21 +64,26 @@ class Runtime:
                 await close()
 
 
-async def start_runtime(container: Container) -> Runtime:
-    runtime = Runtime(container)
-    # other processes' changes to users reach this process's actor cache
-    runtime.tasks.append(asyncio.create_task(container.actors.follow(container.events)))
-    if container.settings.use_simulated_cluster:
-        await start_simulated_cluster(container, runtime)
-    await start_kubernetes_clusters(container)
+async def start_runtime(container: Container, kind: ProcessKind = ProcessKind.API) -> Runtime:
+    runtime = Runtime(container, kind)
+    if kind is ProcessKind.API:
+        # other processes' changes to users reach this process's actor cache
+        runtime.tasks.append(asyncio.create_task(container.actors.follow(container.events)))
+        if container.settings.use_simulated_cluster:
+            await start_simulated_cluster(container, runtime)
+    await follow_kubernetes_clusters(container, runtime, read_inventory=kind is ProcessKind.API)
     return runtime
 
 
-async def start_kubernetes_clusters(container: Container) -> None:
-    """An adapter for every registered Kubernetes cluster (see infra.clusters.wiring)."""
-    from infra.clusters.wiring import start_kubernetes_clusters as connect_all
+async def follow_kubernetes_clusters(container: Container, runtime: Runtime, *, read_inventory: bool) -> None:
+    """An adapter for every registered Kubernetes cluster now, and from then on for every one
+    registered, changed or removed (see infra.clusters.follower)."""
+    from infra.clusters.follower import ClusterFollower
 
-    await connect_all(container)
+    follower = ClusterFollower(container, interval=CLUSTER_FOLLOW_SECONDS, read_inventory=read_inventory)
+    await follower.sync()
+    runtime.follower = follower
+    runtime.tasks.append(asyncio.create_task(follower.run(), name="gshare-cluster-follower"))
 
 
 async def start_simulated_cluster(container: Container, runtime: Runtime) -> None:

@@ -24,6 +24,7 @@ METRICS_PORT_ENV = "GSHARE_WORKER_METRICS_PORT"
 
 async def serve_worker(settings: Settings, *, threads: int, metrics_port: int | None) -> int:
     from infra.bootstrap import build_container
+    from infra.runtime import ProcessKind, start_runtime
     from infra.startup import DatabaseBehind, resolve_database
     from workers.runtime import WorkerRuntime, build_broker
 
@@ -48,13 +49,18 @@ async def serve_worker(settings: Settings, *, threads: int, metrics_port: int | 
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    process = None
     try:
+        # the worker's own composition: adapters for every registered cluster, kept current
+        process = await start_runtime(container, ProcessKind.WORKER)
         await runtime.start()
         print(f"gshare: worker {os.getpid()} running ({', '.join(runtime.actors)})", flush=True)
         await stop.wait()
         log.info("stopping")
     finally:
         await runtime.stop()
+        if process is not None:
+            await process.aclose()
         await container.aclose()
     return 0
 

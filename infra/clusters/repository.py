@@ -24,6 +24,10 @@ from infra.db.models.clusters_extra import NodeOperationRow
 from infra.db.models.inventory import ClusterNodeRow, ClusterRow, PlacementRow
 from infra.db.models.sessions import SessionRow
 
+# announced after a registration, a change or a deregistration commits: every process's
+# `infra.clusters.wiring.ClusterFollower` re-reads the registrations
+CLUSTERS_TOPIC = "clusters"
+
 
 def _cluster(row: ClusterRow) -> RegisteredCluster:
     return RegisteredCluster(
@@ -80,14 +84,17 @@ class SqlClusterRecords:
         # through the capacity store: it takes the capacity lock and bumps the epoch, so every
         # process's cached scheduler learns about the new cluster
         await self._uow.capacity.put_cluster(Cluster(cluster.id, cluster.name, cluster.placement_policy), cluster.kind)
+        self._uow.publish_after_commit(CLUSTERS_TOPIC, {"clusterId": cluster.id, "change": "registered"})
 
     async def update(self, cluster: RegisteredCluster) -> None:
         await self._uow.capacity.put_cluster(Cluster(cluster.id, cluster.name, cluster.placement_policy), cluster.kind)
+        self._uow.publish_after_commit(CLUSTERS_TOPIC, {"clusterId": cluster.id, "change": "changed"})
 
     async def remove(self, cluster_id: str) -> None:
         await self._uow.capacity.replace_nodes(cluster_id, [])
         await self.s.execute(delete(ClusterNodeRow).where(ClusterNodeRow.cluster_id == cluster_id))
         await self.s.execute(delete(ClusterRow).where(ClusterRow.id == cluster_id))
+        self._uow.publish_after_commit(CLUSTERS_TOPIC, {"clusterId": cluster_id, "change": "deregistered"})
 
     async def list(self) -> list[RegisteredCluster]:
         rows = await self.s.scalars(select(ClusterRow).order_by(ClusterRow.id))

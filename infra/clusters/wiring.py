@@ -4,6 +4,7 @@
   Kubernetes cluster (kubeconfig decrypted in memory only), added to `container.clusters`,
   with a first inventory read when the API answers (the operator keeps it current after).
 - `connect_cluster` / `disconnect_cluster`: the same for one cluster, at (de)registration.
+- `infra.clusters.follower.ClusterFollower` keeps them current in every process.
 - `callback_verifier(container)`: keys from PostgreSQL, replay cache in Redis when configured,
   else in PostgreSQL.
 - `KubernetesNodeSharing`: the `NodeSharingPort` of guarded node operations.
@@ -30,6 +31,7 @@ from infra.cluster.kubernetes import (
     NodeStep,
     change_sharing_mode,
 )
+from infra.clusters import follower
 from infra.clusters.crypto import ClusterSecretBox
 from infra.clusters.keys import RedisReplayCache, SqlClusterKeyStore, SqlReplayCache, sessionmaker_for
 from infra.clusters.repository import SqlNodeOperationRecords, kubernetes_clusters
@@ -102,6 +104,7 @@ async def connect_cluster(
         raise ValueError(f"cluster {cluster.id} has no kubeconfig")
     text = secret_box(container).decrypt(cluster.kubeconfig_encrypted)
     port = await KubernetesCluster.from_kubeconfig(cluster.id, text, name=cluster.name)
+    port.sealed_kubeconfig = cluster.kubeconfig_encrypted  # type: ignore[attr-defined]
     old = container.clusters.get(cluster.id)
     container.clusters.add(port)
     if old is not None and old is not port:
@@ -118,10 +121,7 @@ async def connect_cluster(
 
 
 async def disconnect_cluster(container: Any, cluster_id: str) -> None:
-    port = container.clusters.remove(cluster_id)
-    close = getattr(port, "close", None)
-    if close is not None:
-        await close()
+    await follower.disconnect_cluster(container, cluster_id)
 
 
 async def start_kubernetes_clusters(container: Any) -> list[str]:

@@ -154,8 +154,7 @@ async def test_concurrent_registrations_of_one_id_register_it_once(
 
 
 async def test_a_restarted_control_plane_connects_registered_clusters(e2e: E2ECluster, container: Any) -> None:
-    from infra.clusters.wiring import disconnect_cluster
-    from infra.runtime import start_kubernetes_clusters
+    from infra.clusters.wiring import disconnect_cluster, start_kubernetes_clusters
 
     await disconnect_cluster(container, e2e.id)
     assert container.clusters.get(e2e.id) is None
