@@ -41,10 +41,6 @@ class ProcessKind(enum.Enum):
     WORKER = "worker"
 
 
-# seconds between re-reads of the registered clusters besides the announced changes
-CLUSTER_FOLLOW_SECONDS = 30.0
-
-
 @dataclass
 class Runtime:
     container: Container
@@ -80,7 +76,9 @@ async def follow_kubernetes_clusters(container: Container, runtime: Runtime, *, 
     registered, changed or removed (see infra.clusters.follower)."""
     from infra.clusters.follower import ClusterFollower
 
-    follower = ClusterFollower(container, interval=CLUSTER_FOLLOW_SECONDS, read_inventory=read_inventory)
+    follower = ClusterFollower(
+        container, interval=container.settings.cluster_follow_seconds, read_inventory=read_inventory
+    )
     await follower.sync()
     runtime.follower = follower
     runtime.tasks.append(asyncio.create_task(follower.run(), name="gshare-cluster-follower"))

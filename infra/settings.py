@@ -184,6 +184,12 @@ class Settings(BaseSettings):
 
     log_level: str = setting("info", "log level (debug, info, warning, error)")
 
+    cluster_follow_seconds: float = setting(
+        30.0,
+        "how often a process re-reads the registered clusters besides their announced changes "
+        "(its cluster adapters follow registration, kubeconfig changes and deregistration)",
+    )
+
     # ------------------------------------------------------------------ background work
     worker_metrics_port: int = setting(
         9464,
