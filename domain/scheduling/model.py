@@ -9,7 +9,7 @@ and memory on some node and nothing else.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -100,15 +100,25 @@ class GpuRequest:
     hourly_rate_micro: int = 0
     cpu_only: bool = False
     choices: tuple[ModelChoice, ...] = ()
+    # derived once (placement reads them many times per decision)
+    _mode: RequestMode = field(init=False, repr=False, compare=False)
+    _options: tuple[ModelChoice, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_mode", self._derive_mode())
+        options: tuple[ModelChoice, ...]
+        if self.cpu_only:
+            options = ()
+        elif self.choices:
+            options = self.choices
+        else:
+            options = (ModelChoice(self.offering, self.vram_mib, self.cores, self.hourly_rate_micro),)
+        object.__setattr__(self, "_options", options)
 
     @property
     def options(self) -> tuple[ModelChoice, ...]:
         """The card models this request may run on, with the size it takes on each."""
-        if self.cpu_only:
-            return ()
-        if self.choices:
-            return self.choices
-        return (ModelChoice(self.offering, self.vram_mib, self.cores, self.hourly_rate_micro),)
+        return self._options
 
     def choice(self, model: str | None) -> ModelChoice | None:
         for option in self.options:
@@ -123,6 +133,9 @@ class GpuRequest:
 
     @property
     def mode(self) -> RequestMode:
+        return self._mode
+
+    def _derive_mode(self) -> RequestMode:
         if self.cpu_only:
             return RequestMode.CPU
         if self.forced_kind is GpuKind.EXCLUSIVE:
@@ -139,7 +152,7 @@ class GpuRequest:
 
     @property
     def cards_wanted(self) -> int:
-        return max(1, self.exclusive_cards) if self.mode is RequestMode.EXCLUSIVE else 1
+        return max(1, self.exclusive_cards) if self._mode is RequestMode.EXCLUSIVE else 1
 
     def validate(self) -> None:
         """Refuse what can never be placed as asked (a job on shared capacity, negative sizes);
@@ -154,7 +167,8 @@ class GpuRequest:
                     "cpu_only",
                 )
             return
-        if len({c.model for c in self.options}) != len(self.options):
+        options = self._options
+        if len(options) > 1 and len({c.model for c in options}) != len(options):
             raise SchedulingError(SchedulingErrorCode.GPU_REQUEST_INVALID, "a card model is listed twice", "choices")
         if self.exclusive_cards < 0:
             raise SchedulingError(

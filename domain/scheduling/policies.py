@@ -459,7 +459,21 @@ class _ClassInfo:
     `hosts` remembers, per (CPU, memory) asked, whether some node of the class has it.
     """
 
-    __slots__ = ("card", "entries", "hami", "hosts", "max_cpu", "max_mem", "size", "slices", "w", "whole")
+    __slots__ = (
+        "breaks",
+        "card",
+        "entries",
+        "fractions",
+        "hami",
+        "hosts",
+        "max_cpu",
+        "max_mem",
+        "size",
+        "slices",
+        "w",
+        "whole",
+        "wholes",
+    )
 
     def __init__(self, entries: tuple[Entry, ...], hami: bool, w: list[float], size: tuple[int, int] | None) -> None:
         self.entries = entries
@@ -472,6 +486,49 @@ class _ClassInfo:
         self.whole: dict[int, int] = {}
         self.slices: dict[int, int] = {}
         self.hosts: dict[tuple[int, int], bool] = {}
+        # the bounds a request's size implies, read per decision: (c, v) -> (fc, fv) -> G(fc, fv) −
+        # G(fc − c, fv − v); (c, v) -> k -> a fraction breaking one of k untouched cards;
+        # N -> k -> N whole cards taken from k
+        self.fractions: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
+        self.breaks: dict[tuple[int, int], dict[int, int]] = {}
+        self.wholes: dict[int, dict[int, int]] = {}
+
+    def fraction_bounds(self, c: int, v: int) -> dict[tuple[int, int], int]:
+        table = self.fractions.get((c, v))
+        if table is None:
+            table = self.fractions[(c, v)] = {}
+        return table
+
+    def fraction_bound(self, table: dict[tuple[int, int], int], fc: int, fv: int, c: int, v: int) -> int:
+        bound = table[(fc, fv)] = self.card_value(fc, fv) - self.card_value(fc - c, fv - v)
+        return bound
+
+    def break_bound(self, count: int, c: int, v: int) -> int:
+        table = self.breaks.get((c, v))
+        if table is None:
+            table = self.breaks[(c, v)] = {}
+        bound = table.get(count)
+        if bound is None:
+            assert self.size is not None
+            card_vram, card_cores = self.size
+            card_loss = self.card_value(card_cores, card_vram) - self.card_value(card_cores - c, card_vram - v)
+            bound = table[count] = card_loss + self.whole_value(count) - self.whole_value(count - 1)
+        return bound
+
+    def whole_bounds(self, wanted: int) -> dict[int, int]:
+        table = self.wholes.get(wanted)
+        if table is None:
+            table = self.wholes[wanted] = {}
+        return table
+
+    def whole_bound(self, table: dict[int, int], wanted: int, count: int) -> int:
+        whole_card = 0
+        if self.hami:
+            assert self.size is not None
+            card_vram, card_cores = self.size
+            whole_card = self.card_value(card_cores, card_vram)
+        bound = table[count] = wanted * whole_card + self.whole_value(count) - self.whole_value(count - wanted)
+        return bound
 
     def card_value(self, fc: int, fv: int) -> int:
         value = self.card.get((fc, fv))
@@ -514,9 +571,17 @@ class _ClassInfo:
     def stranded(self, locked: list[Entry], ns: NodeState, model: str, lost_here: LossOf, *args: int) -> int:
         """What the newly locked-out entries lose beyond the loss on what the placement
         changes: everything they could still use on the node after it."""
-        assert self.size is not None
+        size = self.size
+        assert size is not None
         w = self.w
-        total = sum(w[e[0]] * (_node_usable(ns, model, e, self.size) - lost_here(e, *args)) for e in locked)
+        usable: dict[tuple[RequestMode, int, int, int], float] = {}  # entries of one shape see the same
+        total = 0.0
+        for e in locked:
+            shape = (e[1], e[2], e[3], e[4])
+            here = usable.get(shape)
+            if here is None:
+                here = usable[shape] = _node_usable(ns, model, e, size)
+            total += w[e[0]] * (here - lost_here(e, *args))
         return round(total * _Q)
 
 
@@ -589,9 +654,8 @@ class FragmentationAware:
         """Re-read the capacity each type can still use (from the indexes, CPU and memory
         aside); the values are dropped only when a type's step moved."""
         self._sizes = cluster.card_size
-        steps = {
-            t.gpu_key: scarcity_step(_cluster_usable(cluster, t), self._steps.get(t.gpu_key)) for t in self._view.types
-        }
+        free = _FreeCapacity(cluster)
+        steps = {t.gpu_key: scarcity_step(free.usable(t), self._steps.get(t.gpu_key)) for t in self._view.types}
         if steps != self._steps:
             self._steps = steps
             self._reweight()
@@ -599,8 +663,8 @@ class FragmentationAware:
     def node_class(self, ns: NodeState) -> int:
         if not ns.cards:
             return 0
-        if not any(_has_free(cs) for cs in ns.cards):
-            return _FULL
+        if not any(ns.whole_free.values()) and not any(_has_free(cs) for cs in ns.cards):
+            return _FULL  # (an untouched card is free capacity: most nodes are decided by that)
         return (self._view.mask(ns.free_cpu, ns.free_mem) << 2) | _MODE_CODE[ns.node.sharing_mode]
 
     def _class_info(self, model: str, cls: int) -> _ClassInfo:
@@ -727,28 +791,30 @@ class FragmentationAware:
             hosts = info.hosts.get(ask)
             if not (self._hosts(info, cls, ask) if hosts is None else hosts):
                 continue
-            value = info.card.get
+            table = info.fraction_bounds(c, v)
+            value = table.get
             fcs = index.fcs
+            all_fvs = index.fvs
             for i in range(bisect_left(fcs, c), len(fcs)):
                 fc = fcs[i]
-                fvs = index.fvs[fc]
+                fvs = all_fvs[fc]
                 for j in range(bisect_left(fvs, v), len(fvs)):
                     fv = fvs[j]
                     if fc == card_cores and fv == card_vram:
                         continue  # untouched cards: the node's whole-card count changes too
-                    before = value((fc, fv))
-                    if before is None:
-                        before = info.card_value(fc, fv)
-                    after = value((fc - c, fv - v))
-                    if after is None:
-                        after = info.card_value(fc - c, fv - v)
-                    bound = before - after
-                    if best is not None and bound > best.score[0]:
-                        continue
-                    fit = (fc - c) * wc + (fv - v) * wv
-                    if best is not None and (bound, fit, 1) >= best.score[:3]:
-                        continue
-                    bucket = index.buckets[(fc, fv)]
+                    key = (fc, fv)
+                    known = value(key)
+                    bound = info.fraction_bound(table, fc, fv, c, v) if known is None else known
+                    if best is not None:
+                        top = best.score
+                        if bound > top[0]:
+                            continue
+                        fit = (fc - c) * wc + (fv - v) * wv
+                        if (bound, fit, 1) >= top[:3]:
+                            continue
+                    else:
+                        fit = (fc - c) * wc + (fv - v) * wv
+                    bucket = index.buckets[key]
                     card = first_fitting(bucket, view.cards, fits)
                     if card is None:
                         continue
@@ -792,9 +858,12 @@ class FragmentationAware:
             hosts = info.hosts.get(ask)
             if not (self._hosts(info, cls, ask) if hosts is None else hosts):
                 continue
-            card_loss = info.card_value(card_cores, card_vram) - info.card_value(card_cores - c, card_vram - v)
+            table = info.breaks.get((c, v))
             for count in sorted(by_count):
-                bound = card_loss + info.whole_value(count) - info.whole_value(count - 1)
+                bound = None if table is None else table.get(count)
+                if bound is None:
+                    bound = info.break_bound(count, c, v)
+                    table = info.breaks[(c, v)]
                 if best is not None and (bound, fit, 1) >= best.score[:3]:
                     continue
                 nodes = by_count[count]
@@ -822,10 +891,8 @@ class FragmentationAware:
         fits: NodeFit,
         best: Candidate | None,
     ) -> Candidate | None:
-        size = cluster.card_size.get(model)
-        if size is None:
+        if model not in cluster.card_size:
             return best
-        card_vram, card_cores = size
         wanted = request.cards_wanted
         cpu, mem = request.cpu_millicores, request.memory_mib
         ask = (cpu, mem)
@@ -836,11 +903,14 @@ class FragmentationAware:
             if not (self._hosts(info, cls, ask) if hosts is None else hosts):
                 continue
             taken_whole = wanted if info.hami else 0
-            whole_card = info.card_value(card_cores, card_vram) if info.hami else 0
+            table = info.whole_bounds(wanted)
+            value = table.get
             for count in sorted(by_count):
                 if count < wanted:
                     continue
-                bound = wanted * whole_card + info.whole_value(count) - info.whole_value(count - wanted)
+                bound = value(count)
+                if bound is None:
+                    bound = info.whole_bound(table, wanted, count)
                 if best is not None and (bound, count - wanted) >= best.score[:2]:
                     continue
                 nodes = by_count[count]
@@ -984,6 +1054,51 @@ def _cluster_usable(cluster: ClusterState, kind: TaskType) -> float:
                 for free, cards in by_free.items():
                     total += free * len(cards)
     return total
+
+
+class _FreeCapacity:
+    """`_cluster_usable` for every type of a mix at once: the cluster's free buckets are read
+    once, then each type sums those it can use in the same order (so the same float sums)."""
+
+    def __init__(self, cluster: ClusterState) -> None:
+        self.cluster = cluster
+        self._fractions: dict[str, list[tuple[int, int, float]]] = {}
+        self._usable: dict[tuple[str, int, int], list[float]] = {}
+
+    def _fraction_items(self, model: str) -> list[tuple[int, int, float]]:
+        items = self._fractions.get(model)
+        if items is None:
+            cluster = self.cluster
+            card_vram, card_cores = cluster.card_size[model]
+            items = self._fractions[model] = []
+            for index in cluster.fraction.get(model, {}).values():
+                for fc in index.fcs:
+                    for fv in index.fvs[fc]:
+                        items.append((fc, fv, len(index.buckets[(fc, fv)]) * share(fc, fv, card_cores, card_vram)))
+            for by_profile in cluster.mig.get(model, {}).values():
+                for profile in cluster.mig_profiles.get(model, ()):
+                    instances = by_profile.get(profile.name)
+                    if instances:
+                        pc, pv = profile.cores, profile.vram_mib
+                        items.append((pc, pv, len(instances) * share(pc, pv, card_cores, card_vram)))
+        return items
+
+    def _fraction_usable(self, model: str, v: int, c: int) -> list[float]:
+        usable = self._usable.get((model, v, c))
+        if usable is None:
+            usable = self._usable[(model, v, c)] = [
+                x for fc, fv, x in self._fraction_items(model) if fc >= c and fv >= v
+            ]
+        return usable
+
+    def usable(self, kind: TaskType) -> float:
+        if kind.mode is not RequestMode.FRACTION:
+            return _cluster_usable(self.cluster, kind)
+        total = 0.0
+        for model, v, c in kind.sizes:
+            if model in self.cluster.card_size:
+                total = sum(self._fraction_usable(model, v, c), total)
+        return total
 
 
 def _node_usable(ns: NodeState, model: str, entry: Entry, size: tuple[int, int]) -> float:

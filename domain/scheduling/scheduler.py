@@ -13,6 +13,7 @@ from bisect import insort
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from domain.inventory.model import (
@@ -58,6 +59,10 @@ class FreeSummary:
     hami_whole_cards: int
     timeslices: int
     mig_instances: Mapping[str, int]
+
+
+# the ratios of the few sizes a cluster sees, computed once (Fraction arithmetic is slow)
+_fraction_ratio = lru_cache(maxsize=4096)(fraction_ratio)
 
 
 def _cpus(millicores: int) -> str:
@@ -500,11 +505,11 @@ class Scheduler:
             assert c.mig is not None
             cs = c.cards[0]
             shares = (CardShare(cs.uuid, c.mig.vram, c.mig.cores, c.mig.id),)
-            ratio = fraction_ratio(option.vram_mib, option.cores, cs.vram, cs.cores)
+            ratio = _fraction_ratio(option.vram_mib, option.cores, cs.vram, cs.cores)
         else:
             cs = c.cards[0]
             shares = (CardShare(cs.uuid, option.vram_mib, option.cores),)
-            ratio = fraction_ratio(option.vram_mib, option.cores, cs.vram, cs.cores)
+            ratio = _fraction_ratio(option.vram_mib, option.cores, cs.vram, cs.cores)
         return Placement(
             cluster_id,
             node.id,
@@ -627,10 +632,85 @@ class Scheduler:
             return
         cls = self._policies[ns.cluster.id].node_class(ns)
         if cls != ns.cls:
-            self._unindex_cards(ns)
-            ns.cls = cls
-            self._index_cards(ns)
+            self._move_class(ns, cls)
         self._index_resources(ns)
+
+    @staticmethod
+    def _move_class(ns: NodeState, new: int) -> None:
+        """Move a node's free capacity from the sub-indexes of its class to those of `new`:
+        each card, instance and whole-card count keeps its key, only the class changes."""
+        old = ns.cls
+        cluster = ns.cluster
+        for cs in ns.cards:
+            role = cs.role
+            if role == CardRole.HAMI:
+                if cs.free_cores > 0 and cs.free_vram > 0:
+                    fc, fv, order = cs.free_cores, cs.free_vram, cs.order
+                    by_cls = cluster.fraction[cs.model]
+                    index = by_cls[old]
+                    index.remove(fc, fv, order)
+                    target = by_cls.get(new)
+                    if target is None:
+                        target = by_cls[new] = FractionIndex()
+                    target.add(fc, fv, order)
+                    if not index:
+                        del by_cls[old]
+            elif role == CardRole.TIMESLICE:
+                if cs.free_slices > 0:
+                    by_cls_ts = cluster.timeslice[cs.model]
+                    by_free = by_cls_ts[old]
+                    bucket = by_free[cs.free_slices]
+                    bucket.discard(cs.order)
+                    if not bucket:
+                        del by_free[cs.free_slices]
+                    to_free = by_cls_ts.get(new)
+                    if to_free is None:
+                        to_free = by_cls_ts[new] = {}
+                    to_bucket = to_free.get(cs.free_slices)
+                    if to_bucket is None:
+                        to_bucket = to_free[cs.free_slices] = OrderedSet()
+                    to_bucket.add(cs.order)
+                    if not by_free:
+                        del by_cls_ts[old]
+            elif role == CardRole.MIG:
+                for ms in cs.migs:
+                    if ms.tenant is None:
+                        by_cls_mig = cluster.mig[cs.model]
+                        by_profile = by_cls_mig[old]
+                        name = ms.profile.name
+                        bucket = by_profile[name]
+                        bucket.discard(ms.order)
+                        if not bucket:
+                            del by_profile[name]
+                        to_profile = by_cls_mig.get(new)
+                        if to_profile is None:
+                            to_profile = by_cls_mig[new] = {}
+                        to_bucket = to_profile.get(name)
+                        if to_bucket is None:
+                            to_bucket = to_profile[name] = OrderedSet()
+                        to_bucket.add(ms.order)
+                        if not by_profile:
+                            del by_cls_mig[old]
+        for model, free in ns.whole_free.items():
+            count = len(free)
+            if count == 0:
+                continue
+            by_cls_ex = cluster.exclusive[model]
+            by_count = by_cls_ex[old]
+            bucket = by_count[count]
+            bucket.discard(ns.order)
+            if not bucket:
+                del by_count[count]
+            to_count = by_cls_ex.get(new)
+            if to_count is None:
+                to_count = by_cls_ex[new] = {}
+            to_bucket = to_count.get(count)
+            if to_bucket is None:
+                to_bucket = to_count[count] = OrderedSet()
+            to_bucket.add(ns.order)
+            if not by_count:
+                del by_cls_ex[old]
+        ns.cls = new
 
     def _reclassify(self, cluster: ClusterState) -> None:
         for ns in self._nodes:
