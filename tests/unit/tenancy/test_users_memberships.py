@@ -23,13 +23,16 @@ def topics(w: World) -> list[str]:
 
 
 async def test_a_user_joins_the_default_group_with_the_role_and_the_groups_named(w: World) -> None:
+    """The first group named is the new user's active group (issue 18: a member created into a
+    group works there from the first sign-in, without an active-group switch)."""
     u = await t.user_create(
         w.uow, w.org_admin, w.ids, w.clock, w.hasher, organization_id=w.org_a.id, username=" Ada.L ",
         email=" ada@Example.org ", password="0123456789", role=Role.GROUP_ADMIN, group_ids=[w.g2.id],
     )  # fmt: skip
     default = await w.uow.tenancy.get_default_group(w.org_a.id)
     assert default is not None
-    assert u == User(u.id, "ada.l", "ada@Example.org", "Ada.L", NOW, active_group_id=default.id)
+    assert u == User(u.id, "ada.l", "ada@Example.org", "Ada.L", NOW, active_group_id=w.g2.id)
+    assert w.state.users[u.id].active_group_id == w.g2.id
     assert w.state.passwords[u.id] == "hashed:0123456789" and w.hasher.hashed == ["0123456789"]
     assert sorted((m.group_id, m.role) for m in await w.uow.tenancy.memberships_of_user(u.id)) == sorted(
         [(default.id, Role.MEMBER), (w.g2.id, Role.GROUP_ADMIN)]
@@ -39,6 +42,7 @@ async def test_a_user_joins_the_default_group_with_the_role_and_the_groups_named
         email="bo@example.org", display_name="  Bo  Peep ", role=Role.GUEST,
     )  # fmt: skip
     assert shown.display_name == "Bo Peep" and w.state.passwords[shown.id] is None
+    assert shown.active_group_id == default.id  # no group named: the Default group
     assert [(m.group_id, m.role) for m in await w.uow.tenancy.memberships_of_user(shown.id)] == [
         (default.id, Role.GUEST)
     ]
