@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: serve test install install-dev check lint typecheck schema bench web web-check mutation
+.PHONY: serve test install install-dev check lint typecheck schema bench web web-check mutation node-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,11 +21,19 @@ install-dev: $(BIN)/python
 WEB_SOURCES := $(shell find web/src web/public -type f -not -path 'web/src/gql/*' 2>/dev/null) \
 	web/index.html web/package.json web/vite.config.ts web/codegen.ts web/tsconfig.json schema.graphql
 
+## The console is built with Node.js and npm (the versions web/package.json's "engines" names):
+## checked first, with a message saying what to install instead of npm's own errors.
+node-check:
+	@$(PYTHON) web/check_node.py
+
 web/node_modules/.package-lock.json: web/package-lock.json web/package.json
-	cd web && npm ci --no-audit --no-fund
+	@$(PYTHON) web/check_node.py
+	@echo "gshare: installing the console's npm packages (web/node_modules)"
+	@cd web && npm ci --no-audit --no-fund --loglevel=error
 
 web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SOURCES)
-	cd web && npm run build
+	@echo "gshare: building the web console (web/dist)"
+	@cd web && npm run --silent build
 
 web: web/dist/index.html
 

@@ -75,7 +75,9 @@ def _periodic_actor_fn(job: PeriodicJob) -> Any:
             return
         metrics.PERIODIC_RUNS.labels(job.name, "succeeded").inc()
         metrics.PERIODIC_LAST_SUCCESS.labels(job.name).set(time.time())
-        log.info("%s %s attempt %s: %s", job.name, period.key, result.attempt, result.summary)
+        # every job runs each minute or more often: its routine summary is DEBUG, failures and
+        # retries are logged by the middleware at WARNING and above
+        log.debug("%s %s attempt %s: %s", job.name, period.key, result.attempt, result.summary)
 
     run_periodic_job.__qualname__ = run_periodic_job.__name__ = f"periodic_{job.name.replace('.', '_')}"
     return run_periodic_job

@@ -47,7 +47,11 @@ class UserCreateInput:
     display_name: str | None = None
     password: str | None = strawberry.field(default=None, description="Leave empty for OIDC-only accounts.")
     role: Role = strawberry.field(default=Role.MEMBER)  # type: ignore[valid-type,attr-defined]
-    group_ids: list[strawberry.ID] | None = None
+    group_ids: list[strawberry.ID] | None = strawberry.field(
+        default=None,
+        description="Groups of the organisation the user joins besides its Default group, with `role`; "
+        "the first one is the user's active group (the Default group when none is named).",
+    )
 
 
 @strawberry.input

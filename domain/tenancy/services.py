@@ -338,7 +338,8 @@ async def user_create(
     role: Role = Role.MEMBER,
     group_ids: list[UUID] | None = None,
 ) -> User:
-    """A new user joins the organisation's Default group (with `role`) and any `group_ids`."""
+    """A new user joins the organisation's Default group (with `role`) and any `group_ids`; the
+    first group named is the active one (the Default group when none is)."""
     org = await organization_get(uow, actor, organization_id)
     access.require_org_admin(actor, org.id)
     errors = ErrorCollector()
@@ -364,7 +365,8 @@ async def user_create(
         if g is None or g.organization_id != org.id:
             raise NotFoundError("group", "groupIds")
         extra.append(g)
-    user = User(ids.new_id(), uname, mail, shown, clock.now(), active_group_id=default.id)
+    active = extra[0].id if extra else default.id
+    user = User(ids.new_id(), uname, mail, shown, clock.now(), active_group_id=active)
     await uow.tenancy.add_user(user, hasher.hash(password) if password else None)
     await uow.tenancy.put_membership(
         Membership(user.id, default.id, org.id, role if role != Role.GROUP_ADMIN else Role.MEMBER)

@@ -569,9 +569,9 @@ async def test_budgets_crud_with_status_and_the_gate(client: httpx.AsyncClient, 
         "query($u: ID, $g: ID) { budgetGate(userId: $u, groupId: $g) { allowed message "
         "statuses { scopeName budget { id } } warnings { scopeName } refusal { scopeName limit { micro } } } }"
     )
-    # by default the member's active group (the organisation's Default group) is judged
+    # by default the member's active group is judged: G1, the first group it was created into
     gate = (await member(gate_q))["budgetGate"]
-    assert gate["allowed"] and gate["statuses"] == []
+    assert gate["allowed"] and gate["warnings"] == [{"scopeName": "G1"}] and gate["refusal"] is None
     gate = (await member(gate_q, g=gid("Group", w.g1)))["budgetGate"]
     assert gate["allowed"] and gate["warnings"] == [{"scopeName": "G1"}] and gate["refusal"] is None
 

@@ -311,7 +311,7 @@ async def test_an_actor_is_loaded_with_every_scope_it_holds(w: World) -> None:
     assert actor.group_roles == {default.id: Role.MEMBER, w.g1.id: Role.GROUP_ADMIN}
     assert actor.group_orgs == {default.id: w.org_a.id, w.g1.id: w.org_a.id}
     assert (actor.username, actor.is_super_admin, actor.read_only, actor.active_group_id) == (
-        "gadmin", False, True, default.id,
+        "gadmin", False, True, w.g1.id,  # created into g1: active there
     )  # fmt: skip
     admin = await t.load_actor(w.uow, w.users["orgadmin"].id)
     assert admin is not None and admin.org_admin_of == frozenset({w.org_a.id}) and admin.read_only is False

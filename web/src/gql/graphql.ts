@@ -2728,6 +2728,7 @@ export type UserConnection = {
 export type UserCreateInput = {
   displayName?: InputMaybe<Scalars['String']['input']>;
   email: Scalars['String']['input'];
+  /** Groups of the organisation the user joins besides its Default group, with `role`; the first one is the user's active group (the Default group when none is named). */
   groupIds?: InputMaybe<Array<Scalars['ID']['input']>>;
   organizationId: Scalars['ID']['input'];
   /** Leave empty for OIDC-only accounts. */
