@@ -1,3 +1,9 @@
+{{/* The control plane's callback base URL: the API serves POST /callbacks/session-status,
+/callbacks/inventory and /callbacks/usage. */}}
+{{- define "gshare.callbackUrl" -}}
+{{- .Values.operator.callbackUrl | default (printf "%s/callbacks" (trimSuffix "/" .Values.controlPlane.url)) -}}
+{{- end }}
+
 {{- define "gshare.image" -}}
 {{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
 {{- end -}}
