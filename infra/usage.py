@@ -126,3 +126,34 @@ class RedisUsageStore:
 
     async def close(self) -> None:
         await self._redis.aclose()
+
+
+class RedisIdleMarks:
+    """`IdleMarks` in one Redis hash (`gshare:idle-since`: session id → ISO instant), shared by
+    every worker process and kept across their restarts. A mark is set with HSETNX, so two
+    runs never move it."""
+
+    KEY = "gshare:idle-since"
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as aioredis
+
+        self._redis = aioredis.Redis.from_url(url, decode_responses=True)
+
+    async def all(self) -> dict[UUID, datetime]:
+        raw = await self._redis.hgetall(self.KEY)  # type: ignore[misc]
+        return {UUID(k): datetime.fromisoformat(v) for k, v in raw.items()}
+
+    async def mark(self, session_id: UUID, since: datetime) -> datetime:
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.hsetnx(self.KEY, str(session_id), since.isoformat())
+            pipe.hget(self.KEY, str(session_id))
+            _, stored = await pipe.execute()
+        return datetime.fromisoformat(stored)
+
+    async def clear(self, session_ids: Sequence[UUID]) -> None:
+        if session_ids:
+            await self._redis.hdel(self.KEY, *(str(s) for s in session_ids))  # type: ignore[misc]
+
+    async def close(self) -> None:
+        await self._redis.aclose()

@@ -8,6 +8,7 @@ import logging
 from domain.credits import services as credits
 from domain.operations import housekeeping
 from domain.sessions import jobs as session_jobs
+from domain.sessions.ports import IdleMarks
 from infra.billing.notices import SqlNoticeBox
 from infra.bootstrap import Container
 from infra.settings import Settings
@@ -81,8 +82,22 @@ async def budget_alerts(container: Container) -> str:
     return f"{sent} budget alert notification(s) sent"
 
 
+def idle_marks(container: Container) -> IdleMarks:
+    """Where idle reclaim remembers since when sessions are idle: Redis when the deployment has
+    it (every worker process shares it, and a restarted worker goes on from it), else this
+    process (embedded: the usage samples live in this process too)."""
+    marks = container.extras.get("idle_marks")
+    if marks is None:
+        from infra.usage import RedisIdleMarks
+
+        redis_url = container.settings.redis_url
+        marks = RedisIdleMarks(redis_url) if redis_url else session_jobs.IdleTracker()
+        container.extras["idle_marks"] = marks
+    return marks  # type: ignore[no-any-return]
+
+
 async def reclaim_idle(container: Container) -> str:
-    tracker = container.extras.setdefault("idle_tracker", session_jobs.IdleTracker())
+    tracker = idle_marks(container)
     paused = await session_jobs.reclaim_idle(
         container.sessions, container.usage, tracker, idle_settings(container.settings)
     )

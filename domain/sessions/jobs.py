@@ -32,7 +32,7 @@ from domain.inventory.ports import UsageSample
 from domain.policies.services import effective_policy
 from domain.sessions import services as sessions
 from domain.sessions.model import TRANSITIONS, Session, SessionState
-from domain.sessions.ports import BillingResult, Notification, UsageStore
+from domain.sessions.ports import BillingResult, IdleMarks, Notification, UsageStore
 from domain.sessions.services import SessionServices, SessionsUnitOfWork
 from domain.tenancy.model import Actor, Role
 
@@ -308,23 +308,38 @@ def is_idle(samples: Sequence[UsageSample], settings: IdleSettings) -> bool:
 
 @dataclass
 class IdleTracker:
-    """Since when each running session has been seen idle without a break. Kept by the process
-    running the job: a process that has not watched a session long enough only reclaims it
-    later, never earlier (each run still needs a whole idle window of fresh samples)."""
+    """`IdleMarks` in this process's memory (the embedded default and tests; with Redis the
+    workers share `infra.usage.RedisIdleMarks`)."""
 
     idle_since: dict[UUID, datetime] = field(default_factory=dict)
 
+    async def all(self) -> dict[UUID, datetime]:
+        return dict(self.idle_since)
+
+    async def mark(self, session_id: UUID, since: datetime) -> datetime:
+        return self.idle_since.setdefault(session_id, since)
+
+    async def clear(self, session_ids: Sequence[UUID]) -> None:
+        for sid in session_ids:
+            self.idle_since.pop(sid, None)
+
 
 async def reclaim_idle(
-    svc: SessionServices, usage: UsageStore, tracker: IdleTracker, settings: IdleSettings | None = None
+    svc: SessionServices, usage: UsageStore, tracker: IdleMarks, settings: IdleSettings | None = None
 ) -> list[UUID]:
-    """Pause GPU sessions idle for longer than their effective policy's idle timeout."""
+    """Pause GPU sessions idle for longer than their effective policy's idle timeout.
+
+    Since when a session is idle is kept in `tracker` (shared by the worker processes and
+    surviving their restarts), set at the first run that sees a whole window of idle samples and
+    cleared by any run that sees it busy or without fresh samples; a run still needs a whole
+    idle window of fresh samples to pause, so a mark never pauses on stale data."""
     settings = settings or IdleSettings()
     now = svc.clock.now()
     async with svc.uow() as uow:
         running = [s for s in await uow.sessions.active_in(frozenset({S.RUNNING})) if s.gpu is not None]
     ids = {s.id for s in running}
-    tracker.idle_since = {sid: at for sid, at in tracker.idle_since.items() if sid in ids}
+    marks = await tracker.all()
+    cleared = [sid for sid in marks if sid not in ids]
     paused: list[UUID] = []
     timeouts: dict[tuple[UUID, UUID, UUID], int | None] = {}  # one policy look-up per scope chain
     for s in running:
@@ -338,15 +353,15 @@ async def reclaim_idle(
             timeouts[scope] = (await effective_policy(svc.policies, chain)).setting("idle_timeout_seconds")
         timeout = timeouts[scope]
         if not timeout:
-            tracker.idle_since.pop(s.id, None)
+            cleared.append(s.id)
             continue
         samples = await usage.recent(s.id, settings.window_seconds)
         fresh = bool(samples) and (now - samples[-1].at).total_seconds() <= settings.window_seconds
         if not fresh or not is_idle(samples, settings):
-            tracker.idle_since.pop(s.id, None)
+            cleared.append(s.id)
             continue
         started = s.running_since or now
-        since = tracker.idle_since.setdefault(s.id, max(samples[0].at, started))
+        since = marks.get(s.id) or await tracker.mark(s.id, max(samples[0].at, started))
         if (now - since).total_seconds() < timeout:
             continue
         pause_started = time.perf_counter()
@@ -358,7 +373,7 @@ async def reclaim_idle(
             await _audit_system(svc, "sessionPause", s, pause_started, details, exc)
             continue
         await _audit_system(svc, "sessionPause", s, pause_started, details)
-        tracker.idle_since.pop(s.id, None)
+        cleared.append(s.id)
         minutes = int(timeout) // 60
         await _notify(
             svc,
@@ -368,6 +383,9 @@ async def reclaim_idle(
             s.id,
         )
         paused.append(s.id)
+    stale = [sid for sid in cleared if sid in marks or sid in paused]
+    if stale:
+        await tracker.clear(stale)
     return paused
 
 

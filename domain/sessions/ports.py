@@ -169,6 +169,19 @@ class UsageStore(Protocol):
     async def recent(self, session_id: UUID, seconds: int = 300) -> list[UsageSample]: ...
 
 
+class IdleMarks(Protocol):
+    """Since when each running session has been idle without a break, kept where every worker
+    process sees it (and the next one, after a restart): idle reclaim's memory."""
+
+    async def all(self) -> dict[UUID, datetime]: ...
+
+    async def mark(self, session_id: UUID, since: datetime) -> datetime:
+        """Record `since` unless the session already has a mark; the recorded instant."""
+        ...
+
+    async def clear(self, session_ids: Sequence[UUID]) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class BillingLine:
     """What one billing call did to one session."""

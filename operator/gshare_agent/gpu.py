@@ -19,34 +19,20 @@ whole card's utilisation to every pod on it.
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import sys
-import types
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+
+from gshare_agent.lean import import_alone
 
 MIB = 1024 * 1024
 
 
 def load_parser_alone() -> None:
-    """Import `prometheus_client.parser` without running the package's `__init__`, which
-    imports its exposition servers (http.server, wsgiref, …): ~11 MiB resident the agent does not
-    need. Called once by the agent's `main` before anything else imports prometheus_client; the
-    stand-in package is removed afterwards, so a later `import prometheus_client` in the same
-    process runs the real `__init__` (reusing the submodules already loaded)."""
-    if "prometheus_client" in sys.modules:
-        return
-    spec = importlib.util.find_spec("prometheus_client")
-    if spec is None or spec.submodule_search_locations is None:
-        raise ImportError("prometheus_client is not installed")
-    package = types.ModuleType("prometheus_client")
-    package.__path__ = list(spec.submodule_search_locations)
-    sys.modules["prometheus_client"] = package
-    try:
-        importlib.import_module("prometheus_client.parser")
-    finally:
-        if sys.modules.get("prometheus_client") is package:
-            del sys.modules["prometheus_client"]
+    """Load `prometheus_client.parser` without the package's exposition servers (see
+    `gshare_agent.lean`); the agent's `main` calls it first."""
+    import_alone("prometheus_client.parser")
 
 
 def _text_parser() -> Callable[[str], Iterable[object]]:

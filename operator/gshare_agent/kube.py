@@ -14,7 +14,6 @@ import base64
 import json
 import os
 import ssl
-import tempfile
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
@@ -82,6 +81,8 @@ class KubeClient:
             cert, key = user.get("client-certificate-data"), user.get("client-key-data")
             if cert and key:
                 # ssl loads client certificates from files only
+                import tempfile
+
                 with tempfile.TemporaryDirectory() as d:
                     cert_path, key_path = os.path.join(d, "c.pem"), os.path.join(d, "k.pem")
                     with open(cert_path, "wb") as cf, open(key_path, "wb") as kf:

@@ -16,14 +16,16 @@ if TYPE_CHECKING:
 
 
 def build(settings: AgentSettings) -> tuple[Agent, UsagePoster]:
-    from gshare_operator.signing import CallbackSigner, load_private_key
-
     from gshare_agent.agent import Agent
+    from gshare_agent.keys import load_key
     from gshare_agent.kube import KubeClient
+    from gshare_agent.lean import import_alone
     from gshare_agent.sender import UsagePoster
     from gshare_agent.transport import Origin
 
-    signer = CallbackSigner(settings.cluster_id, load_private_key(settings.private_key_path))
+    # the operator's signer, without the operator's package (its main imports asyncio)
+    signing = import_alone("gshare_operator.signing")
+    signer = signing.CallbackSigner(settings.cluster_id, load_key(settings.private_key_path))
     kube = (
         KubeClient.from_kubeconfig(settings.kubeconfig, timeout=max(settings.http_timeout, 5.0))
         if settings.kubeconfig

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
@@ -36,6 +36,9 @@ def b64url(raw: bytes) -> str:
 
 def load_private_key(path: str | Path) -> PrivateKey:
     """Load the cluster's PEM private key (PKCS#8, unencrypted; mounted from a Secret)."""
+    # imported here: the node agent signs with this module and keeps its memory small
+    from cryptography.hazmat.primitives import serialization
+
     key = serialization.load_pem_private_key(Path(path).read_bytes(), password=None)
     return _checked(key)
 
@@ -49,6 +52,8 @@ def _checked(key: object) -> PrivateKey:
 
 
 def public_key_pem(key: PrivateKey) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
     return key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
 
 

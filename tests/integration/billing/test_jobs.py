@@ -135,3 +135,41 @@ async def test_budget_alerts_go_out_once_per_threshold_and_period(billed: Billed
     assert len(await notes(b, org_admin, "budget_alert")) >= 3  # the scope's admins are told too
     assert sent[0] == 0 and sum(sent) >= 6
     await sessions.session_stop(c.sessions, actor, s.id)
+
+
+async def test_idle_time_is_remembered_in_redis_across_a_worker_restart(billed: Billed, redis_url: str) -> None:
+    """Issue 15: since when a session is idle lives in Redis, not in the worker process. A worker
+    restarted half-way through the policy's timeout pauses the session at the timeout counted
+    from the first idle sample, not a whole timeout after its restart."""
+    from infra.usage import RedisIdleMarks
+
+    b, c = billed, billed.c
+    actor = await b.user(20)
+    await c.credits.policies.put(
+        ResourcePolicy(PolicyScope(PolicyScopeKind.USER, actor.user_id), idle_timeout_seconds=600)
+    )
+    s = await b.start(actor, GpuTier.S)
+    settings = jobs.IdleSettings(gpu_util_percent=5, cpu_millicores=100, window_seconds=120)
+    marks = RedisIdleMarks(redis_url)
+    await marks.clear([s.id])
+    quiet_from = b.clock.now()
+    paused_at = None
+    try:
+        for minute in range(1, 16):
+            b.clock.advance(60)
+            await feed(b, s.id, 60, gpu=0.5)
+            if minute == 5:  # the worker process is replaced: nothing of the old one is kept
+                await marks.close()
+                marks = RedisIdleMarks(redis_url)
+            if await jobs.reclaim_idle(c.sessions, c.usage, marks, settings):
+                paused_at = b.clock.now()
+                break
+        assert paused_at is not None
+        idle_for = (paused_at - quiet_from).total_seconds()
+        assert 600 <= idle_for < 600 + 60 + 1, idle_for
+        assert s.id not in await marks.all()  # paused: its mark is gone
+        await b.wait(s.id, SessionState.PAUSED)
+    finally:
+        await marks.clear([s.id])
+        await marks.close()
+        await sessions.session_stop(c.sessions, actor, s.id)

@@ -93,17 +93,26 @@ def write_pod_cgroup(
     return d
 
 
+def _write(path: Path, text: str) -> None:
+    """Whole at once, as the kernel serves a read of a cgroup file (a reader never sees half)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
+
+
 def set_counters(d: Path, *, usage_usec: int, memory_current: int, inactive_file: int) -> None:
     # the kernel's layouts of cpu.stat and memory.stat (Documentation/admin-guide/cgroup-v2.rst)
-    (d / "cpu.stat").write_text(
+    _write(
+        d / "cpu.stat",
         f"usage_usec {usage_usec}\nuser_usec {usage_usec * 7 // 10}\nsystem_usec {usage_usec * 3 // 10}\n"
-        "nr_periods 0\nnr_throttled 0\nthrottled_usec 0\nnr_bursts 0\nburst_usec 0\n"
+        "nr_periods 0\nnr_throttled 0\nthrottled_usec 0\nnr_bursts 0\nburst_usec 0\n",
     )
-    (d / "memory.current").write_text(f"{memory_current}\n")
-    (d / "memory.stat").write_text(
+    _write(d / "memory.current", f"{memory_current}\n")
+    _write(
+        d / "memory.stat",
         f"anon {memory_current - inactive_file}\nfile {inactive_file}\nkernel 1048576\n"
         f"active_anon {memory_current - inactive_file}\ninactive_anon 0\nactive_file 0\n"
-        f"inactive_file {inactive_file}\nunevictable 0\n"
+        f"inactive_file {inactive_file}\nunevictable 0\n",
     )
 
 
