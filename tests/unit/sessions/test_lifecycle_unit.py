@@ -213,3 +213,93 @@ async def test_a_failed_hand_off_fails_the_session_and_frees_it(w: SessionsWorld
         S.FAILED, "step 8 (hand-off): admission webhook refused the pod", None,
     )  # fmt: skip
     assert w.state.capacity.allocations == [] and (await w.ledger.get_hold(x.hold_id)).status is HoldStatus.RELEASED  # type: ignore[union-attr]
+
+
+# ---------------------------------------------------------------- a lost node or an evicted pod re-places
+
+
+def lost(sid: UUID, at_s: float, lost_s: float | None = None, reason: str = "NodeLost") -> StatusReport:
+    return report(
+        sid,
+        WorkloadPhase.FAILED,
+        at_s,
+        reason=reason,
+        message=f"{reason}: node hami-1 is gone",
+        lost_at=None if lost_s is None else NOW + timedelta(seconds=lost_s),
+    )
+
+
+async def test_a_lost_node_re_queues_the_session_at_the_head_keeping_its_hold(w: SessionsWorld) -> None:
+    x = await running(w)  # L on hami-1, RUNNING from 2 s
+    others = [await s.session_create(w.svc, w.actor("gadmin"), w.request(name=f"o{i}")) for i in range(3)]
+    waiting = await s.session_create(w.svc, w.actor("gadmin"), w.request(name="waiting"))
+    assert [o.state for o in others] == [S.SCHEDULED] * 3 and waiting.state is S.QUEUED  # four quarters of one card
+    w.t.clock.advance(70)
+    back = await s.handle_status_report(w.svc, "c1", lost(x.id, 70, lost_s=10))  # type: ignore[attr-defined]
+    assert back is not None
+    assert (back.state, back.placement, back.cluster_id) == (S.QUEUED, None, None)
+    assert back.state_reason == "node hami-1 was lost; re-queued at the head of its priority"
+    assert back.billed_seconds == 8 and back.running_since is None  # 2 s to 10 s: not a second after the loss
+    assert back.hold_id == x.hold_id and back.hold_seq == x.hold_seq  # type: ignore[attr-defined]
+    assert (await w.ledger.get_hold(back.hold_id)).status is HoldStatus.OPEN  # type: ignore[union-attr]
+    assert [m.volume_id for m in back.mounts] == [m.volume_id for m in x.mounts]  # type: ignore[attr-defined]
+    # ahead of the request that waited before it, and nothing of it runs where it was
+    assert [e["request"]["workload_id"] for e in w.state.capacity.queue] == [str(x.id), str(waiting.id)]  # type: ignore[attr-defined]
+    assert w.cluster.deleted == [x.id]  # type: ignore[attr-defined]
+    assert not w.state.capacity.nodes["hami-1"].schedulable  # no new work on the lost node
+    assert all(a["request"]["workload_id"] != str(x.id) for a in w.state.capacity.allocations)  # type: ignore[attr-defined]
+    notes = [n for n in w.state.notifications.values() if n.kind == "session_replaced"]
+    assert [n.message for n in notes] == [
+        "session nb: node hami-1 was lost; it is queued (its volumes and credit hold are kept, "
+        "and the time it was not running is not billed)"
+    ]
+    # the same loss reported again changes nothing
+    assert await s.handle_status_report(w.svc, "c1", lost(x.id, 71, lost_s=10)) is None  # type: ignore[attr-defined]
+    assert w.state.sessions[x.id].state is S.QUEUED  # type: ignore[attr-defined]
+
+    # the node comes back (the cluster's inventory says so): the session is placed first, once,
+    # on its old hold; the others' places were never given to anyone twice
+    await w.report_nodes(ready="hami-1")
+    for o in others:
+        await s.session_stop(w.svc, w.actor("gadmin"), o.id)
+        await s.handle_status_report(w.svc, "c1", report(o.id, WorkloadPhase.STOPPED, 80))
+    again = w.state.sessions[x.id]  # type: ignore[attr-defined]
+    assert (again.state, again.placement["node_id"], again.hold_id, again.hold_seq) == (
+        S.SCHEDULED, "hami-1", x.hold_id, x.hold_seq,  # type: ignore[attr-defined]
+    )  # fmt: skip
+    placed = [a["request"]["workload_id"] for a in w.state.capacity.allocations]
+    assert placed.count(str(x.id)) == 1
+
+
+async def test_an_evicted_pod_is_placed_again_at_once_ahead_of_the_queue(w: SessionsWorld) -> None:
+    a = await s.session_create(w.svc, w.actor("member"), w.request("whole", name="a"))
+    b = await s.session_create(w.svc, w.actor("member"), w.request("whole", name="b"))
+    c = await s.session_create(w.svc, w.actor("gadmin"), w.request("whole", name="c"))
+    assert (a.state, b.state, c.state) == (S.SCHEDULED, S.SCHEDULED, S.QUEUED)
+    await s.handle_status_report(w.svc, "c1", report(a.id, WorkloadPhase.RUNNING, 1))
+    w.t.clock.advance(30)
+    back = await s.handle_status_report(w.svc, "c1", lost(a.id, 30, reason="Evicted"))
+    assert back is not None and back.state is S.SCHEDULED and back.placement == a.placement
+    assert back.billed_seconds == 29 and back.hold_id == a.hold_id
+    assert w.state.sessions[c.id].state is S.QUEUED  # the evicted session went first
+    assert [spec.session_id for spec in w.cluster.applied].count(a.id) == 2 and w.cluster.deleted == []
+    assert all(n.placement and n.placement["node_id"] for n in (w.state.sessions[a.id], w.state.sessions[b.id]))
+
+
+async def test_a_node_already_gone_from_the_inventory_leaves_no_placement(w: SessionsWorld) -> None:
+    x = await running(w)
+    await w.report_nodes(gone="hami-1")  # the inventory report came first
+    w.t.clock.advance(20)
+    back = await s.handle_status_report(w.svc, "c1", lost(x.id, 20, lost_s=12))  # type: ignore[attr-defined]
+    assert back is not None and (back.state, back.billed_seconds) == (S.QUEUED, 10)
+    assert w.state.capacity.allocations == []  # the conflicting placement row is gone
+    stopped = await s.session_stop(w.svc, w.actor("member"), x.id)  # type: ignore[attr-defined]
+    assert stopped.state is S.STOPPED
+    assert (await w.ledger.get_hold(x.hold_id)).status is HoldStatus.RELEASED  # type: ignore[attr-defined,union-attr]
+
+
+async def test_a_report_from_before_the_current_placement_is_ignored(w: SessionsWorld) -> None:
+    x = await running(w)
+    w.t.clock.advance(5)
+    old = await s.handle_status_report(w.svc, "c1", lost(x.id, 1, lost_s=1))  # type: ignore[attr-defined]
+    assert old is not None and old.state is S.RUNNING

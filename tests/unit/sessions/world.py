@@ -4,7 +4,7 @@ cluster of two A100 nodes (HAMi and exclusive) and a CPU node, funded wallets.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import UUID
 
@@ -135,6 +135,15 @@ class SessionsWorld:
                 Node("cpu-1", "cpu-1", "c1", SharingMode.EXCLUSIVE, 16000, 65536, ()),
             ],
         )
+
+    async def report_nodes(self, *, ready: str | None = None, gone: str | None = None) -> None:
+        """The cluster's inventory report: a node ready again, or a node gone."""
+        nodes = [
+            replace(n, schedulable=True) if n.id == ready else n
+            for n in self.state.capacity.nodes.values()
+            if n.cluster_id == "c1" and n.id != gone
+        ]
+        await SessionsUnitOfWork(self.state).capacity.replace_nodes("c1", nodes)
 
     async def fund(self, name: str, credits_: int) -> None:
         t = self.t
