@@ -100,6 +100,10 @@ class StatusReport:
     # when the workload's process ended: its exit code and the last lines of its log
     exit_code: int | None = None
     log_tail: str | None = None
+    # the cluster's reason for the phase (e.g. "NodeLost", "Evicted", "PodLost"), and for a lost
+    # node since when it was gone or not ready (the session stopped running then)
+    reason: str = ""
+    lost_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

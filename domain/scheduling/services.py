@@ -76,6 +76,13 @@ def release(scheduler: Scheduler, queue: GpuQueue, workload_id: str) -> tuple[Al
     return released, queue.drain(scheduler)
 
 
+def requeue_at_head(queue: GpuQueue, request: GpuRequest) -> QueueEntry:
+    """Queue a workload that lost its place through no choice of its own (its node was lost,
+    its pod evicted) ahead of every request of its priority: it waited its turn already."""
+    same = [e.arrival for e in queue.entries(request.offering) if e.request.priority == request.priority]
+    return queue.enqueue(request, min(same) - 1 if same else None)
+
+
 def withdraw(queue: GpuQueue, workload_id: str) -> QueueEntry:
     """Take a request out of the queue (cancelled, expired, or its owner paused it)."""
     return queue.remove(workload_id)

@@ -27,6 +27,8 @@ class CapacityState:
     clusters: dict[str, Cluster]
     conflicts: list[tuple[Allocation, str]] = field(default_factory=list)
     next_arrival: int = 0
+    # conflicting allocations dealt with (taken out of `conflicts`): `save` deletes their rows
+    forgotten: set[str] = field(default_factory=set)
 
     def arrival(self) -> int:
         self.next_arrival += 1

@@ -1332,6 +1332,13 @@ async def _apply_report(
             await _release_capacity(svc, uow, new, effects)
             new = replace(new, placement=None)
             effects.settle.append(s.id)
+    elif (
+        phase is WorkloadPhase.FAILED
+        and report.reason in RELOCATE_REASONS
+        and s.state in (S.SCHEDULED, S.STARTING, S.RUNNING)
+        and (replaced := await _relocate(svc, uow, cluster_id, s, report, effects)) is not None
+    ):
+        new = replaced
     elif phase is WorkloadPhase.FAILED and not s.terminal and S.FAILED in TRANSITIONS[s.state]:
         reason = report.message or "the workload failed"
         if s.kind is SessionKind.JOB and report.exit_code is not None:
@@ -1352,6 +1359,92 @@ async def _apply_report(
         effects.settle.append(new.id)
     _publish_session(uow, new)
     return new
+
+
+# what a cluster reports when a workload lost its place through no fault of its own: the
+# session is placed again (DESIGN: node loss and eviction re-place, they do not fail)
+RELOCATE_REASONS = frozenset({"NodeLost", "PodLost", "Evicted"})
+
+
+async def _relocate(
+    svc: SessionServices,
+    uow: SessionsUnitOfWork,
+    cluster_id: str,
+    s: Session,
+    report: StatusReport,
+    effects: _Effects,
+) -> Session | None:
+    """A session whose node was lost (or whose pod was evicted, or vanished) goes back to the
+    queue ahead of every request of its priority and is placed again at once if it fits: its
+    billing clock stopped when the node was lost (no second billed that it did not run), its
+    hold stays open for the next run, its volumes are untouched, and its owner is told. A lost
+    node takes no new work until the cluster reports it again (a node that comes back is not
+    double-booked). None when the session holds no place to give back (the caller fails it)."""
+    now = svc.clock.now()
+    if report.observed_at < s.updated_at:
+        return s  # about a pod from before the session's current placement
+    state = await uow.capacity.lock()
+    wid = str(s.id)
+    allocation = state.scheduler.allocation(wid)
+    if allocation is not None:
+        state.scheduler.release(wid)
+    else:  # the node already left the inventory: the placement is one of the conflicts
+        conflict = next(((a, m) for a, m in state.conflicts if a.workload_id == wid), None)
+        if conflict is None:
+            return None
+        state.conflicts.remove(conflict)
+        state.forgotten.add(wid)
+        allocation = conflict[0]
+    lost_node = allocation.placement.node_id
+    if report.reason == "NodeLost":
+        await _cordon_lost_node(uow, state, allocation.placement.cluster_id, lost_node)
+    scheduling.requeue_at_head(state.queue, allocation.request)
+    lost_at = min(report.lost_at or report.observed_at, now)
+    if s.running_since is not None:
+        lost_at = max(lost_at, s.running_since)
+    why = {"NodeLost": f"node {lost_node} was lost", "Evicted": "its pod was evicted"}.get(
+        report.reason, "its pod vanished"
+    )
+    moved = s.transition(S.PREEMPTED, lost_at, why)  # the billing clock stops at lost_at
+    moved = replace(
+        moved.transition(S.QUEUED, now, f"{why}; re-queued at the head of its priority"),
+        placement=None,
+        cluster_id=None,
+    )
+    await uow.sessions.update(moved)
+    drained = state.queue.drain(state.scheduler)
+    await _apply_admission_side_effects(svc, uow, state, (), drained.admitted, effects)
+    await uow.capacity.save(state)
+    uow.publish_after_commit(CAPACITY_TOPIC, {"reason": "relocation"})
+    uow.publish_after_commit(QUEUE_TOPIC, {"reason": "relocation"})
+    final = await uow.sessions.get(s.id, for_update=True)
+    assert final is not None
+    if final.cluster_id != cluster_id:
+        # waiting, or placed on another cluster: nothing of it may come back to life where it was
+        effects.delete.append((s.id, cluster_id))
+    where = f"placed again on {Placement.from_dict(final.placement).node_id}" if final.placement else "queued"
+    await _notify(
+        svc,
+        uow,
+        s.owner_id,
+        "session_replaced",
+        f"session {s.name}: {why}; it is {where} (its volumes and credit hold are kept, "
+        f"and the time it was not running is not billed)",
+        s.id,
+    )
+    return final
+
+
+async def _cordon_lost_node(uow: SessionsUnitOfWork, state: CapacityState, cluster_id: str, node_id: str) -> None:
+    """Take no new work on a lost node: in this decision and in the stored inventory, until
+    the cluster's next inventory report says what the node is."""
+    nodes = state.scheduler.inventory.nodes_of(cluster_id)
+    if not any(n.id == node_id and n.schedulable for n in nodes):
+        return
+    state.scheduler.set_cordoned(node_id, True)
+    await uow.capacity.replace_nodes(
+        cluster_id, [replace(n, schedulable=False) if n.id == node_id else n for n in nodes]
+    )
 
 
 def _job_ended(s: Session, report: StatusReport) -> Session:

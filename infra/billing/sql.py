@@ -71,9 +71,11 @@ from domain.credits.model import AccountKind, AccountRef
 from domain.sessions.ports import BillingLine, BillingResult
 from infra.credits.sql import A, Transactor, sqlstate
 
-# a hold is closed only for sessions that no longer run (or wait to run)
+# a hold is closed only for sessions that no longer run. Not QUEUED: a queued request holds
+# nothing (its hold is dropped when it queues, a preempted one's is settled), except a session
+# re-queued after its node was lost, which keeps its hold for the next run (DESIGN)
 CLOSING_STATES = (
-    "PAUSING", "PAUSED", "STOPPING", "STOPPED", "FAILED", "EXPIRED", "PREEMPTED", "QUEUED", "REJECTED", "SUCCEEDED",
+    "PAUSING", "PAUSED", "STOPPING", "STOPPED", "FAILED", "EXPIRED", "PREEMPTED", "REJECTED", "SUCCEEDED",
 )  # fmt: skip
 _CLOSING_SQL = "(" + ",".join(f"'{state}'" for state in CLOSING_STATES) + ")"
 

@@ -76,6 +76,8 @@ def status_report(cluster_id: str, report: Mapping[str, Any]) -> StatusReport | 
         ),
         message=f"{reason}: {message}" if reason and message else message or reason,
         exit_code=_exit_code(report.get("exitCode")),
+        reason=reason[:100],
+        lost_at=_when(report["lostAt"]) if report.get("lostAt") else None,
         log_tail=str(report["logTail"]) if isinstance(report.get("logTail"), str) else None,
     )
 

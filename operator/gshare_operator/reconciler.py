@@ -109,6 +109,9 @@ class SessionReconciler:
         self._grace = pod_grace_seconds
         self._node_lost_after = node_lost_after
         self._unready_since: dict[str, datetime] = {}
+        # node name -> since when it is lost; session (CR) name -> when its node was lost
+        self._lost_since: dict[str, datetime] = {}
+        self._lost_at: dict[str, datetime] = {}
         self._finalizer_report_timeout = finalizer_report_timeout
         self._clock = clock
 
@@ -172,6 +175,11 @@ class SessionReconciler:
         if pod is not None and not pod.metadata.deletion_timestamp:
             health, recheck = await self._node_health(pod)
             node_lost = health == "lost"
+            if node_lost:
+                # the report says since when: the session is not billed for the time it was not running
+                self._lost_at[name] = self._lost_since.get(pod.spec.node_name) or self._clock()
+            else:
+                self._lost_at.pop(name, None)
             if recheck is not None:
                 requeue = recheck if requeue is None else min(requeue, recheck)
         status = self._status(cr, pod, urls, node_lost=node_lost)
@@ -188,11 +196,16 @@ class SessionReconciler:
             node = await self.core.read_node(node_name)
         except ApiException as exc:
             if exc.status == 404:
+                # gone: since it was last seen not ready, else since this operator noticed
+                self._lost_since[node_name] = self._unready_since.get(node_name) or self._lost_since.get(
+                    node_name, self._clock()
+                )
                 return "lost", None
             raise _api_failure(exc, f"reading node {node_name}") from exc
         ready = next((c for c in (node.status.conditions or []) if c.type == "Ready"), None) if node.status else None
         if ready is not None and ready.status == "True":
             self._unready_since.pop(node_name, None)
+            self._lost_since.pop(node_name, None)
             return "ok", None
         since = ready.last_transition_time if ready is not None else None
         if not isinstance(since, datetime):
@@ -202,6 +215,7 @@ class SessionReconciler:
             since = since.replace(tzinfo=UTC)
         age = (self._clock() - since).total_seconds()
         if age >= self._node_lost_after:
+            self._lost_since[node_name] = since
             return "lost", None
         return "suspect", max(0.1, self._node_lost_after - age)
 
@@ -598,6 +612,7 @@ class SessionReconciler:
             "startedAt": status.get("startedAt"),
             "endpoints": status.get("endpoints", []),
             "observedAt": _fmt(self._clock()),
+            **({"lostAt": _fmt(self._lost_at[meta["name"]])} if meta["name"] in self._lost_at else {}),
         }
 
     # --- deletion -------------------------------------------------------------------------

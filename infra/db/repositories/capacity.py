@@ -108,6 +108,9 @@ class SqlCapacityStore:
             elif now_alloc.get(w) is not a:
                 now_alloc[w] = a
                 changed[w] = a.to_dict()
+        if state.forgotten:  # conflicting placements the use case dealt with (not in `now_alloc`)
+            gone.extend(w for w in state.forgotten if w not in now_alloc)
+            state.forgotten.clear()
         if gone:
             await self.s.execute(delete(PlacementRow).where(PlacementRow.workload_id.in_(gone)))
         for wid, data in changed.items():
