@@ -39,6 +39,7 @@ from api.extensions import UNAVAILABLE_MESSAGE
 from api.http import BodyLimit, RequestContext, SecurityHeaders, exception_handlers, graphql_refusal, page_policy
 from api.limits import InFlight, in_flight
 from api.schema import build_schema
+from api.ws import ConnectionRegistry, GShareTransportWSHandler
 from domain.tenancy import services as tenancy
 from domain.tenancy.model import Actor
 from infra.bootstrap import Container
@@ -80,6 +81,8 @@ def _bearer(value: str | None) -> str | None:
 
 
 class GShareGraphQL(GraphQL[Context, None]):
+    graphql_transport_ws_handler_class = GShareTransportWSHandler
+
     def __init__(self, container: Container, **kwargs: Any) -> None:
         settings = container.settings
         super().__init__(
@@ -95,7 +98,7 @@ class GShareGraphQL(GraphQL[Context, None]):
             ),
             graphql_ide="graphiql" if settings.graphiql else None,
             subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
-            max_subscriptions_per_connection=settings.max_subscriptions_per_connection,
+            max_subscriptions_per_connection=None,  # GShareTransportWSHandler counts, with a typed error
             connection_init_wait_timeout=timedelta(seconds=10),
             allowed_origins=[settings.own_origin(), *settings.allowed_origins],
             keep_alive=True,
@@ -103,6 +106,10 @@ class GShareGraphQL(GraphQL[Context, None]):
             **kwargs,
         )
         self.container = container
+        self.connections = ConnectionRegistry(
+            max_sockets=settings.max_websockets_per_user, max_subscriptions=settings.max_subscriptions_per_user
+        )
+        self.refresh_lane = asyncio.Semaphore(settings.subscription_refresh_concurrency)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """HTTP requests run under `request_timeout_seconds`: past it the client gets a typed

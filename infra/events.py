@@ -1,5 +1,10 @@
 """EventBus adapters: in-process (embedded, one process) and Redis pub/sub (several API
-processes). Subscribers get events published after commit; slow subscribers are bounded."""
+processes). Subscribers get events published after commit; slow subscribers are bounded.
+
+A subscriber may hold a `Turn` of a shared lane (`refresh_turn`, set by the code that drives a
+subscription): it gives the turn back while it waits for an event and takes it again before
+the event is handed over, so that the work an event causes (a subscription re-reading its
+state) runs at most `lane size` at a time, however many subscribers one event reaches."""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Sequence
+from contextvars import ContextVar
 from types import TracebackType
 from typing import Any
 
@@ -15,11 +21,36 @@ log = logging.getLogger(__name__)
 _QUEUE_LIMIT = 1000
 
 
+class Turn:
+    """One subscriber's turn in a lane (an `asyncio.Semaphore` shared by many): taken while it
+    works, given back while it waits. Taking or giving back twice is a no-op."""
+
+    def __init__(self, lane: asyncio.Semaphore) -> None:
+        self.lane = lane
+        self.held = False
+        # the subscriber only re-reads a state: events queued while it worked are one event
+        self.latest_only = False
+
+    async def take(self) -> None:
+        if not self.held:
+            await self.lane.acquire()
+            self.held = True
+
+    def give_back(self) -> None:
+        if self.held:
+            self.held = False
+            self.lane.release()
+
+
+refresh_turn: ContextVar[Turn | None] = ContextVar("gshare_refresh_turn", default=None)
+
+
 class _Subscription:
     def __init__(self, bus: InProcessEventBus, topics: tuple[str, ...]) -> None:
         self._bus = bus
         self.topics = topics
         self.queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue(_QUEUE_LIMIT)
+        self.dropped = 0
 
     async def __aenter__(self) -> _Subscription:
         self._bus._subs.add(self)
@@ -34,14 +65,24 @@ class _Subscription:
         return self
 
     async def __anext__(self) -> tuple[str, dict[str, Any]]:
-        return await self.queue.get()
+        turn = refresh_turn.get()
+        if turn is None:
+            return await self.queue.get()
+        turn.give_back()  # waiting costs nobody a turn
+        event = await self.queue.get()
+        while turn.latest_only and not self.queue.empty():
+            event = self.queue.get_nowait()
+        await turn.take()
+        return event
 
     def offer(self, topic: str, payload: dict[str, Any]) -> None:
         if topic in self.topics or any(t.endswith("*") and topic.startswith(t[:-1]) for t in self.topics):
             try:
                 self.queue.put_nowait((topic, payload))
             except asyncio.QueueFull:  # a stalled client loses events, never the server's memory
-                log.warning("dropping event %s for a slow subscriber", topic)
+                self.dropped += 1
+                if self.dropped == 1:  # once per subscriber: a flood must not become a log flood
+                    log.warning("dropping events (first: %s) for a slow subscriber", topic)
 
 
 class InProcessEventBus:

@@ -165,7 +165,37 @@ class Settings(BaseSettings):
     max_websocket_message_bytes: int = setting(
         1024 * 1024, "a WebSocket message over it closes the socket (1009)", used_by=SERVE
     )
-    max_subscriptions_per_connection: int = setting(20, "GraphQL subscriptions one WebSocket may hold", used_by=SERVE)
+    max_subscriptions_per_connection: int = setting(
+        20,
+        "GraphQL subscriptions one WebSocket may hold (past it: an `error` with `TOO_MANY_SUBSCRIPTIONS`, "
+        "`per: connection`)",
+        used_by=SERVE,
+    )
+    max_websockets_per_user: int = setting(
+        10,
+        "open WebSockets one user may hold per API process (past it the socket is closed with 4029, "
+        "the reason naming the limit)",
+        used_by=SERVE,
+    )
+    max_subscriptions_per_user: int = setting(
+        100,
+        "live subscriptions one user may hold per API process, all sockets together (past it: an `error` "
+        "with `TOO_MANY_SUBSCRIPTIONS`, `limit` and `per: user`)",
+        used_by=SERVE,
+    )
+    websocket_outbox_messages: int = setting(
+        100,
+        "messages a socket may have waiting to be sent; past it the client cannot keep up and the socket is "
+        "closed with 4013. A subscription of whole states (`viewer`, `sessionStatus`, `mySessions`, `myWallet`, "
+        "`capacityChanged` …) keeps only its latest unsent one and does no new work until the client took it",
+        used_by=SERVE,
+    )
+    subscription_refresh_concurrency: int = setting(
+        4,
+        "subscriptions re-reading their state at once per process (the rest wait their turn), so an event "
+        "reaching thousands of them never crowds HTTP requests out of the event loop and the database pool",
+        used_by=SERVE,
+    )
     allowed_origins: list[str] = setting(
         default_factory=list,
         description="extra WebSocket origins besides the server's own (a JSON list)",

@@ -2,8 +2,12 @@
 shape: the server's median time per attack beside a trivial `{ me { id } }` measured in the
 same run, the memory (RSS) the server process gained while the shape ran, and whether every
 `{ me { id } }` / `/healthz` a bystander of another organisation sent meanwhile was answered.
+Last, the WebSocket flood of issue 13 (one token opening 500 sockets x 20 `viewer`
+subscriptions, reading nothing, then its user changed so that every subscription fans out):
+what the per-user caps let in, and the bystander's `{ me { id } }` round trip during the
+fan-out beside its own baseline taken just before.
 
-    python -m tests.bench.hostile [--repeats 5]
+    python -m tests.bench.hostile [--repeats 5] [--flood-sockets 500]
 
 Needs GSHARE_BENCH_DATABASE_URL or GSHARE_TEST_DATABASE_URL (the bench creates and drops its own
 database). Judged as in the suite: no attack over 50 x the trivial query, no shape growing the
@@ -27,16 +31,13 @@ RATIO = 50
 MEMORY_MB = 50
 
 
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+rss_mb = hostile.rss_mb
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5, help="runs of each hand-written attack")
+    parser.add_argument("--flood-sockets", type=int, default=500, help="sockets of the WebSocket flood")
     args = parser.parse_args()
     if os.environ.get("GSHARE_BENCH_DATABASE_URL"):
         os.environ["GSHARE_TEST_DATABASE_URL"] = os.environ["GSHARE_BENCH_DATABASE_URL"]
@@ -74,6 +75,26 @@ def main() -> int:
                     )
                     for fault in faults[:3]:
                         print(f"    {fault[:200]}")
+            flood = hostile.websocket_flood(
+                target, sockets=args.flood_sockets, per_socket=20, updates=3, pid=served.pid
+            )
+            gained = flood.rss_gained_mb or 0.0
+            bad = flood.ratio > RATIO or gained > MEMORY_MB or bool(flood.unanswered)
+            failed |= bad
+            before_ms = statistics.median(flood.baseline_ms)
+            during_ms = statistics.median(flood.during_ms)
+            print(
+                f"{'websocket flood (one token)':32} {flood.sockets_asked:7d} {during_ms:10.2f} {max(flood.during_ms):9.2f} "
+                f"{flood.ratio:7.1f} {gained:8.1f}  {len(flood.during_ms) - len(flood.unanswered)}/"
+                f"{len(flood.during_ms)} answered{'  FAIL' if bad else ''}"
+            )
+            print(
+                f"    {flood.sockets_accepted}/{flood.sockets_asked} sockets accepted "
+                f"(closed: {flood.socket_refusals}), {flood.subscriptions_live}/{flood.subscriptions_asked} "
+                f"subscriptions live ({len(flood.subscription_refusals)} refused TOO_MANY_SUBSCRIPTIONS), "
+                f"{flood.updates} fan-outs; bystander {{ me {{ id }} }} round trip median {before_ms:.1f} ms before, "
+                f"{during_ms:.1f} ms during (x = during / before)"
+            )
             print(f"\nserver RSS {start_rss:.0f} MB before the attacks, {rss_mb(served.pid):.0f} MB after")
             slowest = max(p.ms for p in bystander.probes)
             print(

@@ -111,3 +111,36 @@ def test_every_subscription_is_classed_as_state_or_stream() -> None:
     fields = set(subscription.fields)
     assert not LATEST_ONLY & STREAMS
     assert fields == LATEST_ONLY | STREAMS, (fields - LATEST_ONLY - STREAMS, (LATEST_ONLY | STREAMS) - fields)
+
+
+async def test_a_socket_that_cannot_keep_up_is_closed_with_4013() -> None:
+    from types import SimpleNamespace
+
+    from api.ws import CLOSE_SLOW_CONSUMER, GShareTransportWSHandler
+
+    closed: list[tuple[int, str]] = []
+
+    class StalledSocket:
+        async def send_json(self, _message: Any) -> None:
+            await asyncio.Event().wait()  # the client reads nothing
+
+        async def close(self, code: int, reason: str) -> None:
+            closed.append((code, reason))
+
+    settings = SimpleNamespace(max_subscriptions_per_connection=20, websocket_outbox_messages=5)
+    view = SimpleNamespace(
+        container=SimpleNamespace(settings=settings),
+        connections=ConnectionRegistry(max_sockets=1, max_subscriptions=1),
+        refresh_lane=asyncio.Semaphore(1),
+    )
+    handler = GShareTransportWSHandler(
+        view=view, websocket=StalledSocket(), context=None, root_value=None, schema=None,
+        connection_init_wait_timeout=None,
+    )  # fmt: skip
+    for i in range(5):
+        await handler.send_message(nxt("usage", i))  # type: ignore[arg-type]
+    assert closed == []
+    await handler.send_message(nxt("usage", 5))  # type: ignore[arg-type]
+    assert closed == [(CLOSE_SLOW_CONSUMER, "SLOW_CONSUMER: over 5 messages waiting to be sent")]
+    await handler.send_message(nxt("usage", 6))  # type: ignore[arg-type]
+    assert len(closed) == 1  # closed once; nothing queued after
