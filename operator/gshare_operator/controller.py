@@ -134,6 +134,7 @@ class Controller:
         what: str,
         list_call: Callable[..., Awaitable[Any]],
         on_event: Callable[[dict[str, Any]], None],
+        on_deleted: Callable[[dict[str, Any]], None] | None = None,
         **kwargs: Any,
     ) -> None:
         resource_version: str | None = None
@@ -146,7 +147,9 @@ class Controller:
                 async for event in w.stream(list_call, **args):
                     if event["type"] == "ERROR":
                         break
-                    if event["type"] != "BOOKMARK":
+                    if event["type"] == "DELETED" and on_deleted is not None:
+                        on_deleted(event["raw_object"])
+                    elif event["type"] != "BOOKMARK":
                         on_event(event["raw_object"])
                     resource_version = w.resource_version
             except ApiException as exc:
@@ -181,6 +184,13 @@ class Controller:
         if ready == previous or (previous is None and ready == "True"):
             return
         self._node_changes.put_nowait(name)
+
+    def _on_node_deleted(self, obj: dict[str, Any]) -> None:
+        """A node is gone: its sessions are lost (their pods cannot run anywhere else)."""
+        name = (obj.get("metadata") or {}).get("name")
+        if isinstance(name, str):
+            self._node_ready.pop(name, None)
+            self._node_changes.put_nowait(name)
 
     async def _node_sessions(self) -> None:
         while True:
@@ -256,7 +266,9 @@ class Controller:
                 label_selector=selector,
                 allow_watch_bookmarks=True,
             ),
-            self._watch("nodes", self._core.list_node, self._on_node, allow_watch_bookmarks=True),
+            self._watch(
+                "nodes", self._core.list_node, self._on_node, self._on_node_deleted, allow_watch_bookmarks=True
+            ),
             self._node_sessions(),
             self._resync_loop(),
             *(self._worker() for _ in range(self._workers)),
