@@ -21,6 +21,7 @@ from infra.credits.wiring import CreditsAdapters, sql_adapters
 from infra.db.base import make_engine, make_sessionmaker
 from infra.db.uow import SqlUnitOfWorkFactory
 from infra.events import InProcessEventBus, RedisEventBus
+from infra.faults import with_faults
 from infra.ledger_events import PublishingLedger
 from infra.security import Argon2PasswordHasher, UrandomSecrets
 from infra.settings import Settings
@@ -80,7 +81,7 @@ def build_container(
     the_clock = clock or SystemClock()
     ids = UuidGenerator()
     credits = sql_adapters(engine)
-    credits = replace(credits, ledger=PublishingLedger(credits.ledger, bus))
+    credits = replace(credits, ledger=with_faults(PublishingLedger(credits.ledger, bus)))
     clusters = ClusterAdapters()
     usage: UsageStore = RedisUsageStore(settings.redis_url) if settings.redis_url else InProcessUsageStore()
     sessions = SessionServices(

@@ -80,6 +80,9 @@ class PublishingLedger:
     async def get_hold(self, hold_id: UUID) -> Hold | None:
         return await self.inner.get_hold(hold_id)
 
+    async def open_holds(self, *, created_before: datetime, key_prefix: str) -> Sequence[Hold]:
+        return await self.inner.open_holds(created_before=created_before, key_prefix=key_prefix)
+
     async def holds_of(self, user_id: UUID, *, open_only: bool = True) -> Sequence[Hold]:
         return await self.inner.holds_of(user_id, open_only=open_only)
 

@@ -36,6 +36,7 @@ TEST_HOOKS: dict[str, str] = {
     "GSHARE_TEST_KILL_ACTOR": "fault injection: the actor to kill on",
     "GSHARE_TEST_KILL_MARKER": "fault injection: a file created when killing, so it happens once",
     "GSHARE_BENCH_DATABASE_URL": "the benchmarks' PostgreSQL server",
+    "GSHARE_TEST_KILL_AFTER_HOLDS": "fault injection: SIGKILL the process right after its N-th credit hold",
 }
 
 

@@ -83,6 +83,11 @@ class Ledger(Protocol):
         """A wallet's holds, newest first."""
         ...
 
+    async def open_holds(self, *, created_before: datetime, key_prefix: str) -> Sequence[Hold]:
+        """Open holds of every wallet reserved before an instant whose idempotency key starts
+        with `key_prefix`, oldest first (the crash-residue sweep)."""
+        ...
+
     async def spend(self, scope: BudgetScope, since: datetime, until: datetime) -> MicroCredits:
         """Charges attributed to the scope (an org's includes its groups' and users')."""
         ...

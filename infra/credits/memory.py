@@ -217,6 +217,16 @@ class InMemoryLedger:
     async def get_hold(self, hold_id: UUID) -> Hold | None:
         return self.holds.get(hold_id)
 
+    async def open_holds(self, *, created_before: datetime, key_prefix: str) -> Sequence[Hold]:
+        found = [
+            h
+            for h in self.holds.values()
+            if h.status is HoldStatus.OPEN
+            and h.created_at < created_before
+            and h.idempotency_key.startswith(key_prefix)
+        ]
+        return sorted(found, key=lambda h: h.created_at)
+
     async def holds_of(self, user_id: UUID, *, open_only: bool = True) -> Sequence[Hold]:
         found = [
             h for h in self.holds.values() if h.user_id == user_id and (not open_only or h.status is HoldStatus.OPEN)

@@ -663,6 +663,19 @@ class SqlLedger:
         async with self.tx.read() as conn:
             return [_hold_from_row(r) for r in await conn.execute(stmt)]
 
+    async def open_holds(self, *, created_before: datetime, key_prefix: str) -> Sequence[Hold]:
+        stmt = (
+            select(H)
+            .where(
+                H.c.status == HoldStatus.OPEN.value,
+                H.c.created_at < created_before,
+                H.c.idempotency_key.startswith(key_prefix, autoescape=True),
+            )
+            .order_by(H.c.created_at)
+        )
+        async with self.tx.read() as conn:
+            return [_hold_from_row(r) for r in await conn.execute(stmt)]
+
     async def get_hold(self, hold_id: UUID) -> Hold | None:
         async with self.tx.read() as conn:
             row = (await conn.execute(_HOLD_BY_ID, {"hid": hold_id})).first()
