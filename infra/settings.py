@@ -257,6 +257,18 @@ class Settings(BaseSettings):
     idle_cpu_millicores: int = setting(
         100, "a session without GPU data is idle while its CPU stays below this", used_by=JOBS
     )
+    residue_grace_seconds: int = setting(
+        120,
+        "crash residue is what stays this long: an open session hold its session does not name, a session "
+        "SCHEDULED or STARTING without cluster progress (handed off again); keep it above the longest admission",
+        used_by=JOBS,
+    )
+    residue_give_up_seconds: int = setting(
+        1800,
+        "a session SCHEDULED or STARTING without cluster progress this long is failed with the reason "
+        "(its capacity freed, its hold settled); keep it above the slowest image pull",
+        used_by=JOBS,
+    )
     idle_window_seconds: int = setting(
         300, "idle means every sample of this last window was below the thresholds", used_by=JOBS
     )

@@ -4,10 +4,12 @@ use case, say what it did. Each is idempotent by its own keys (the run record is
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from domain.credits import services as credits
 from domain.operations import housekeeping
 from domain.sessions import jobs as session_jobs
+from domain.sessions import residue
 from domain.sessions.ports import IdleMarks
 from infra.billing.notices import SqlNoticeBox
 from infra.bootstrap import Container
@@ -107,6 +109,19 @@ async def reclaim_idle(container: Container) -> str:
 async def expire_sessions(container: Container) -> str:
     outcome = await session_jobs.expire_sessions(container.sessions, _notices(container))
     return f"{outcome.warned} expiry warning(s), {len(outcome.expired)} session(s) expired"
+
+
+async def sweep_residue(container: Container) -> str:
+    """Crash residue (domain.sessions.residue): orphan holds released, stalled admissions handed
+    off again or failed, capacity no live session holds freed. Idempotent: each repair re-reads
+    what it repairs, and the ledger's release and the clusters' apply are idempotent."""
+    s = container.settings
+    outcome = await residue.sweep(
+        container.sessions,
+        grace=timedelta(seconds=s.residue_grace_seconds),
+        give_up=timedelta(seconds=s.residue_give_up_seconds),
+    )
+    return outcome.summary()
 
 
 async def drain_queue(container: Container) -> str:

@@ -66,6 +66,14 @@ PERIODIC_JOBS: tuple[PeriodicJob, ...] = (
     ),
     PeriodicJob(
         JobDefinition(
+            "sessions.sweep_residue",
+            Every(60, offset_seconds=50),
+            "Release holds no session names, hand stalled admissions off again (or fail them), free stray capacity.",
+        ),
+        jobs.sweep_residue,
+    ),
+    PeriodicJob(
+        JobDefinition(
             "credits.budget_alerts",
             Every(300, offset_seconds=40),
             "Notify budget thresholds crossed (once per period).",
