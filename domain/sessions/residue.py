@@ -11,12 +11,16 @@ process killed between those steps leaves
 - a session SCHEDULED (placed, never handed off: killed between 7 and 8) or STARTING (handed
   to a cluster that forgot it, e.g. the simulated cluster of the killed process), with no
   cluster progress;
+- a session PAUSING or STOPPING whose cluster call was lost with the process (or never
+  answered);
 - a capacity allocation or queue entry of a session that no longer holds one.
 
 `sweep` releases such holds exactly (the ledger's release is idempotent and double-entry:
 what was reserved goes back to the wallet to the micro-credit), hands stalled sessions to their
 cluster again (every cluster's `apply` is get-or-create), fails those still stalled past the
-give-up deadline with a reason (which frees their capacity and settles their hold), and frees
+give-up deadline with a reason (which frees their capacity and settles their hold), asks the
+cluster again to pause or delete what is PAUSING or STOPPING and, past the deadline, ends the
+transition as the cluster's "stopped" would (with the reason, billed up to then), and frees
 capacity that no live session holds. Each repair is audited as the system's
 (`sessionResidueSweep`). Everything waits `grace` first, so an admission still in flight in
 another process is never mistaken for residue.
@@ -32,6 +36,7 @@ from uuid import UUID
 
 from domain.credits import services as credits
 from domain.credits.model import HoldStatus
+from domain.inventory.ports import StatusReport, WorkloadPhase
 from domain.scheduling import services as scheduling
 from domain.sessions import services as sessions
 from domain.sessions.jobs import _audit_system
@@ -43,6 +48,7 @@ S = SessionState
 
 HOLD_KEY_PREFIX = "session:"
 STALLED = frozenset({S.SCHEDULED, S.STARTING})
+WINDING_DOWN = frozenset({S.PAUSING, S.STOPPING})
 AUDIT_OPERATION = "sessionResidueSweep"
 
 
@@ -52,6 +58,8 @@ class ResidueOutcome:
     released_micro: int = 0
     handed_off_again: tuple[UUID, ...] = ()
     failed: tuple[UUID, ...] = ()
+    asked_again: tuple[UUID, ...] = ()
+    ended: tuple[UUID, ...] = ()
     capacity_freed: tuple[str, ...] = ()
     queue_withdrawn: tuple[str, ...] = ()
 
@@ -59,6 +67,7 @@ class ResidueOutcome:
         return (
             f"{len(self.holds_released)} orphan hold(s) released ({self.released_micro} micro-credits), "
             f"{len(self.handed_off_again)} stalled session(s) handed off again, {len(self.failed)} failed, "
+            f"{len(self.asked_again)} pause/stop(s) asked again, {len(self.ended)} ended without the cluster, "
             f"{len(self.capacity_freed)} allocation(s) and {len(self.queue_withdrawn)} queue entr(ies) freed"
         )
 
@@ -76,8 +85,9 @@ def session_of_hold(idempotency_key: str) -> UUID | None:
 async def sweep(svc: SessionServices, *, grace: timedelta, give_up: timedelta) -> ResidueOutcome:
     holds, released = await _orphan_holds(svc, grace)
     again, failed = await _stalled_sessions(svc, grace, give_up)
+    asked, ended = await _winding_down(svc, grace, give_up)
     freed, withdrawn = await _stray_capacity(svc)
-    return ResidueOutcome(holds, released, again, failed, freed, withdrawn)
+    return ResidueOutcome(holds, released, again, failed, asked, ended, freed, withdrawn)
 
 
 async def _orphan_holds(svc: SessionServices, grace: timedelta) -> tuple[tuple[UUID, ...], int]:
@@ -134,6 +144,43 @@ async def _stalled_sessions(
                 svc, AUDIT_OPERATION, s, started, {"repair": "handed off again", "stalledSeconds": str(waited)}
             )
     return tuple(again), tuple(failed)
+
+
+async def _winding_down(
+    svc: SessionServices, grace: timedelta, give_up: timedelta
+) -> tuple[tuple[UUID, ...], tuple[UUID, ...]]:
+    now = svc.clock.now()
+    async with svc.uow() as uow:
+        waiting = [s for s in await uow.sessions.active_in(WINDING_DOWN) if s.updated_at < now - grace]
+    asked: list[UUID] = []
+    ended: list[UUID] = []
+    for s in waiting:
+        started = time.perf_counter()
+        waited = int((now - s.updated_at).total_seconds())
+        if s.updated_at < now - give_up:
+            message = f"no answer from the cluster for {waited} s after {s.state.value} (crash residue)"
+            report = StatusReport(s.id, WorkloadPhase.STOPPED, now, message=message)
+            await sessions.handle_status_report(svc, s.cluster_id or "", report)
+            ended.append(s.id)
+            await _audit_system(svc, AUDIT_OPERATION, s, started, {"repair": "ended", "reason": message})
+            continue
+        port = svc.clusters.get(s.cluster_id) if s.cluster_id else None
+        if port is None:
+            continue
+        try:
+            await (port.pause(s.id) if s.state is S.PAUSING else port.delete(s.id))
+        except Exception:  # the next sweep asks again, until the deadline ends it
+            log.exception("asking %s again to wind down session %s failed", s.cluster_id, s.id)
+            continue
+        asked.append(s.id)
+        await _audit_system(
+            svc,
+            AUDIT_OPERATION,
+            s,
+            started,
+            {"repair": f"{s.state.value.lower()} asked again", "waitedSeconds": str(waited)},
+        )
+    return tuple(asked), tuple(ended)
 
 
 async def _hand_off_again(svc: SessionServices, s: Session) -> bool:

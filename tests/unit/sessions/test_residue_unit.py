@@ -129,3 +129,41 @@ async def test_capacity_no_live_session_holds_is_freed(w: SessionsWorld) -> None
     assert outcome.capacity_freed == (str(x.id),)
     assert w.state.capacity.allocations == []
     assert (await sweep(w)).capacity_freed == ()
+
+
+async def running_session(w: SessionsWorld) -> UUID:
+    x = await s.session_create(w.svc, w.actor("member"), w.request())
+    now = w.t.clock.now()
+    await s.handle_status_reports(
+        w.svc, "c1", [StatusReport(x.id, WorkloadPhase.STARTING, now), StatusReport(x.id, WorkloadPhase.RUNNING, now)]
+    )
+    return x.id
+
+
+async def test_a_stop_the_cluster_never_confirms_is_asked_again_then_ended(w: SessionsWorld) -> None:
+    sid = await running_session(w)
+    await s.session_stop(w.svc, w.actor("member"), sid)
+    assert w.state.sessions[sid].state is S.STOPPING and w.cluster.deleted == [sid]
+    w.t.clock.advance(GRACE * 2)
+    assert (await sweep(w)).asked_again == (sid,)
+    assert w.cluster.deleted == [sid, sid]  # delete is idempotent on every cluster
+    w.t.clock.advance(GIVE_UP)
+    outcome = await sweep(w)
+    assert outcome.ended == (sid,)
+    stopped = w.state.sessions[sid]
+    assert stopped.state is S.STOPPED
+    assert w.state.capacity.allocations == []
+    assert (await w.ledger.get_hold(stopped.hold_id)).status is not HoldStatus.OPEN  # type: ignore[arg-type,union-attr]
+    assert [d for _, d in audited(w)] == ["stopping asked again", "ended"]
+
+
+async def test_a_pause_the_cluster_never_confirms_ends_paused(w: SessionsWorld) -> None:
+    sid = await running_session(w)
+    await s.session_pause(w.svc, w.actor("member"), sid)
+    assert w.state.sessions[sid].state is S.PAUSING
+    w.t.clock.advance(GRACE * 2)
+    assert (await sweep(w)).asked_again == (sid,) and w.cluster.paused == [sid, sid]
+    w.t.clock.advance(GIVE_UP)
+    assert (await sweep(w)).ended == (sid,)
+    assert w.state.sessions[sid].state is S.PAUSED
+    assert w.state.capacity.allocations == []
