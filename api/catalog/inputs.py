@@ -6,17 +6,30 @@ from api.catalog.types import GpuTier, ImageScope
 from api.common.scalars import BigInt
 
 
+@strawberry.input(description="Makes the offering a class of cards: the scheduler picks the model.")
+class CardClassInput:
+    models: list[str] = strawberry.field(
+        default_factory=list,
+        description="The card models (offering names) it may use; empty: any model with at least vramMib.",
+    )
+
+
 @strawberry.input
 class OfferingCreateInput:
     vendor: str
     name: str
-    vram_mib: int
+    vram_mib: int = strawberry.field(description="A card's memory; for a class of cards, the least a card has.")
     min_cuda: str = strawberry.field(description='Minimum CUDA version, e.g. "12.2".')
     hourly_rate_micro: BigInt = strawberry.field(description="Credits per hour for a whole card, in micro-credits.")
     cores: int = 100
     resource_name: str = "nvidia.com/gpu"
     description: str = ""
     enabled: bool = True
+    card_class: CardClassInput | None = strawberry.field(
+        default=None,
+        description="A class of cards instead of one model (hourlyRateMicro must then be 0: sessions are "
+        "billed at the rate of the card they are placed on).",
+    )
 
 
 @strawberry.input

@@ -92,6 +92,7 @@ class CatalogMutation:
                 resource_name=input.resource_name,
                 description=input.description,
                 enabled=input.enabled,
+                card_models=None if input.card_class is None else input.card_class.models,
             ),
             _offering_target,
             _offering,

@@ -8,7 +8,7 @@ from uuid import UUID
 import strawberry
 from strawberry import relay
 
-from api.common.money import Credits
+from api.common.money import Credits, CreditsRange
 from api.common.nodes import resolve_authorised
 from api.context import Info
 from api.tenancy.types import OrganizationNode
@@ -19,7 +19,7 @@ from domain.catalog.model import ImageScope as ImageScopeModel
 from domain.catalog.model import Offering as OfferingModel
 from domain.catalog.model import Preset as PresetModel
 from domain.catalog.model import Registry as RegistryModel
-from domain.catalog.model import gpu_limits, hourly_cost_micro
+from domain.catalog.model import class_cost_range, gpu_limits, hourly_cost_micro
 from domain.common.errors import DomainError
 
 GpuTier = strawberry.enum(
@@ -30,7 +30,19 @@ GpuTier = strawberry.enum(
 ImageScope = strawberry.enum(ImageScopeModel, name="ImageScope")
 
 
-@strawberry.type(name="Offering", description="One accelerator model as a whole card.")
+@strawberry.type(description="What makes an offering a class of cards: the scheduler picks the model.")
+class CardClass:
+    models: list[str] = strawberry.field(
+        description="The card models it may use; empty: any model with at least the offering's vramMib."
+    )
+
+
+@strawberry.type(
+    name="Offering",
+    description="One accelerator model as a whole card, or a class of cards (cardClass): any enabled model "
+    "with at least vramMib of memory (among cardClass.models when it names some), billed at the rate of the "
+    "card a session is placed on.",
+)
 class OfferingNode(relay.Node):
     uuid: relay.NodeID[str]
     vendor: str
@@ -45,9 +57,34 @@ class OfferingNode(relay.Node):
     created_at: datetime
     model: strawberry.Private[OfferingModel]
 
-    @strawberry.field(description="Credits per hour for one whole card.")
+    @strawberry.field(description="Credits per hour for one whole card (0 for a class of cards: see hourlyRateRange).")
     def hourly_rate(self) -> Credits:
         return Credits.of(self.model.hourly_rate_micro)
+
+    @strawberry.field(description="Null for one model; for a class of cards, what it admits.")
+    def card_class(self) -> CardClass | None:
+        c = self.model.card_class
+        return None if c is None else CardClass(models=list(c.models))
+
+    @strawberry.field(
+        description="For a class of cards, the enabled offerings it may be placed on; empty for one model."
+    )
+    async def members(self, info: Info) -> list[OfferingNode]:
+        actor = info.context.require_actor()
+        async with info.context.container.uow() as uow:
+            return [OfferingNode.of(o) for o in await catalog.offering_members(uow, actor, self.model)]
+
+    @strawberry.field(
+        description="Credits per hour for one whole card: the cheapest and the dearest card of a class (both the "
+        "offering's rate for one model); null for a class with no enabled card."
+    )
+    async def hourly_rate_range(self, info: Info) -> CreditsRange | None:
+        if self.model.card_class is None:
+            return CreditsRange.of(self.model.hourly_rate_micro, self.model.hourly_rate_micro)
+        actor = info.context.require_actor()
+        async with info.context.container.uow() as uow:
+            rates = [o.hourly_rate_micro for o in await catalog.offering_members(uow, actor, self.model)]
+        return CreditsRange.of(min(rates), max(rates)) if rates else None
 
     @classmethod
     def of(cls, o: OfferingModel) -> OfferingNode:
@@ -125,8 +162,25 @@ class PresetNode(relay.Node):
         return self.model.cpu_only
 
     @strawberry.field(
-        description="VRAM/core limits, card count, ratio and hourly cost on an offering; "
-        "null for CPU-only presets or when it does not fit the card."
+        description="Shown before admission: what the preset costs per hour on the cheapest and on the dearest "
+        "card the offering may place it on (equal for one model); null for CPU-only presets or when it fits no card."
+    )
+    async def hourly_cost_range(self, info: Info, offering_id: strawberry.ID) -> CreditsRange | None:
+        from api.common.ids import decode
+
+        actor = info.context.require_actor()
+        try:
+            async with info.context.container.uow() as uow:
+                offering = await catalog.offering_get(uow, actor, decode(offering_id, "Offering", "offeringId"))
+                members = await catalog.offering_members(uow, actor, offering) if offering.card_class else [offering]
+        except DomainError:
+            return None
+        found = class_cost_range(members, self.model)
+        return None if found is None else CreditsRange.of(found.low_micro, found.high_micro)
+
+    @strawberry.field(
+        description="VRAM/core limits, card count, ratio and hourly cost on an offering's card (for a class of "
+        "cards, on its dearest card); null for CPU-only presets or when it does not fit the card."
     )
     async def gpu_limits(self, info: Info, offering_id: strawberry.ID) -> GpuLimits | None:
         from api.common.ids import decode
@@ -135,6 +189,13 @@ class PresetNode(relay.Node):
             offering = await info.context.loaders.offering_by_id.load(decode(offering_id, "Offering", "offeringId"))
             if offering is None:
                 return None
+            if offering.card_class is not None:
+                actor = info.context.require_actor()
+                async with info.context.container.uow() as uow:
+                    members = await catalog.offering_members(uow, actor, offering)
+                offering = _dearest_for(members, self.model)
+                if offering is None:
+                    return None
             limits = gpu_limits(offering, self.model)
         except DomainError:
             return None
@@ -149,6 +210,21 @@ class PresetNode(relay.Node):
             exclusive=limits.exclusive,
             hourly_cost=Credits.of(hourly_cost_micro(offering, limits)),
         )
+
+
+def _dearest_for(members: list[OfferingModel], preset: PresetModel) -> OfferingModel | None:
+    """The card of a class on which the preset costs the most per hour (the first by name on
+    a tie); None when it fits none."""
+    best: tuple[int, OfferingModel] | None = None
+    for card in members:
+        try:
+            limits = gpu_limits(card, preset)
+        except DomainError:
+            continue
+        cost = hourly_cost_micro(card, limits)
+        if best is None or cost > best[0]:
+            best = (cost, card)
+    return None if best is None else best[1]
 
 
 @strawberry.type(name="Registry", description="An image registry; global or of one organisation.")

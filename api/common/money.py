@@ -14,3 +14,13 @@ class Credits:
     @classmethod
     def of(cls, micro: int) -> Credits:
         return cls(micro=micro, credits=micro_to_credits_str(micro))
+
+
+@strawberry.type(description="The cheapest and the dearest of what something may cost.")
+class CreditsRange:
+    low: Credits
+    high: Credits
+
+    @classmethod
+    def of(cls, low_micro: int, high_micro: int) -> CreditsRange:
+        return cls(low=Credits.of(low_micro), high=Credits.of(high_micro))

@@ -8,7 +8,7 @@ from uuid import UUID
 import strawberry
 from strawberry import relay
 
-from api.common.money import Credits
+from api.common.money import Credits, CreditsRange
 from api.common.nodes import resolve_authorised
 from api.context import Info
 from api.tenancy.types import GroupNode, UserNode
@@ -65,7 +65,20 @@ class SessionGpu:
     shared: bool
     ratio: str
     kind: str | None = strawberry.field(description="The GPU kind an approving admin assigned, if any.")
-    hourly_cost: Credits
+    hourly_cost: Credits = strawberry.field(
+        description="Per hour on the card it is placed on; for a class of cards not yet placed, on the dearest "
+        "card of the class (what its credit hold is computed from)."
+    )
+    placed_model: str | None = strawberry.field(
+        description="For a class of cards, the card model the scheduler placed it on (billed at that model's "
+        "rate); null until placed, and for an offering of one model."
+    )
+    models: list[str] = strawberry.field(
+        description="For a class of cards, the card models it may be placed on; empty for one model."
+    )
+    hourly_cost_range: CreditsRange = strawberry.field(
+        description="The hourly cost on the cheapest and on the dearest card it may be placed on (equal for one model)."
+    )
 
 
 @strawberry.type
@@ -206,6 +219,9 @@ class SessionNode(relay.Node):
             ratio=f"{g.ratio.numerator}/{g.ratio.denominator}",
             kind=g.forced_kind,
             hourly_cost=Credits.of(hourly.numerator // hourly.denominator),
+            placed_model=g.placed_model,
+            models=[c.model for c in g.choices],
+            hourly_cost_range=CreditsRange.of(*(int(x.numerator // x.denominator) for x in g.cost_range)),
         )
 
     @strawberry.field

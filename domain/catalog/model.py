@@ -1,10 +1,11 @@
-"""Catalog: offerings (a GPU model as a whole card), presets (CPU/memory/disk/shm + GPU tier),
+"""Catalog: offerings (a GPU model as a whole card, or a class of cards), presets (CPU/memory/disk/shm + GPU tier),
 image registries and images. The tier arithmetic — VRAM and core limits and the billing ratio a
 preset gives on an offering's card — lives here and is exact (fractions, floored once)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -68,6 +69,17 @@ TIER_SHARE: dict[GpuTier, Fraction] = {
 
 
 @dataclass(frozen=True)
+class CardClass:
+    """What makes an offering a class of cards (issue 17): any enabled single-model offering
+    with at least the class offering's VRAM (`Offering.vram_mib` is then the minimum) whose
+    CUDA requirement the session's image meets, among `models` when it names some (empty:
+    any model — "count only; the scheduler picks the type"). The scheduler picks the model;
+    the session is billed at the rate of the card it is placed on."""
+
+    models: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Offering:
     id: UUID
     vendor: str
@@ -80,11 +92,52 @@ class Offering:
     created_at: datetime
     description: str = ""
     enabled: bool = True
+    card_class: CardClass | None = None  # None: one card model (the offering's name)
 
     @property
     def shareable(self) -> bool:
         """HAMi, MIG and time-slicing are NVIDIA's; other vendors are allocated whole."""
         return self.resource_name == NVIDIA_GPU_RESOURCE
+
+    def admits(self, card: Offering) -> bool:
+        """Whether a single-model offering belongs to this class offering."""
+        cls = self.card_class
+        if cls is None or card.card_class is not None or not card.enabled:
+            return False
+        if card.vram_mib < self.vram_mib or card.resource_name != self.resource_name:
+            return False
+        return not cls.models or card.name in cls.models
+
+
+def class_members(offering: Offering, offerings: Iterable[Offering], image: Image | None = None) -> list[Offering]:
+    """The single-model offerings a class offering may be placed on, by name; with `image`,
+    only those whose CUDA requirement it meets."""
+    members = [o for o in offerings if offering.admits(o)]
+    if image is not None:
+        members = [o for o in members if image.cuda_version is not None and image.cuda_version >= o.min_cuda]
+    return sorted(members, key=lambda o: o.name)
+
+
+@dataclass(frozen=True)
+class RateRange:
+    """The hourly cost of a preset over a class's cards: the cheapest and the dearest."""
+
+    low_micro: int
+    high_micro: int
+
+
+def class_cost_range(members: Iterable[Offering], preset: Preset) -> RateRange | None:
+    """What a preset costs per hour on each card of a class (cards it does not fit are left
+    out); None when it fits none or is CPU-only."""
+    costs: list[int] = []
+    for card in members:
+        try:
+            limits = gpu_limits(card, preset)
+        except CatalogError:
+            continue
+        if limits is not None:
+            costs.append(hourly_cost_micro(card, limits))
+    return RateRange(min(costs), max(costs)) if costs else None
 
 
 @dataclass(frozen=True)

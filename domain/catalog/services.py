@@ -3,6 +3,7 @@ images are global (super_admin), per organisation (its admins) or personal (thei
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from uuid import UUID
 
@@ -10,6 +11,7 @@ from domain.catalog.errors import CatalogError, CatalogErrorCode
 from domain.catalog.model import (
     NVIDIA_GPU_RESOURCE,
     WHOLE_CARD_CORES,
+    CardClass,
     CudaVersion,
     GpuTier,
     Image,
@@ -18,6 +20,7 @@ from domain.catalog.model import (
     Preset,
     Registry,
     check_image_reference,
+    class_members,
 )
 from domain.common.clock import Clock, IdGenerator
 from domain.common.errors import (
@@ -34,6 +37,7 @@ from domain.tenancy.services import Page
 
 _RESOURCE_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789.-/")
 MAX_EXCLUSIVE_CARDS = 16
+MAX_CLASS_SCAN = 1000  # offerings read to resolve a class of cards (a catalog holds dozens)
 
 
 # ---------------------------------------------------------------- offerings
@@ -76,7 +80,11 @@ async def offering_create(
     resource_name: str = NVIDIA_GPU_RESOURCE,
     description: str = "",
     enabled: bool = True,
+    card_models: Sequence[str] | None = None,
 ) -> Offering:
+    """One card model, or with `card_models` (possibly empty: any model) a class of cards:
+    `vram_mib` is then the least VRAM a card of the class has, and the rate is that of the
+    card a session is placed on (the class's own rate must be 0)."""
     access.require_super_admin(actor)
     errors = ErrorCollector()
     v = errors.check(clean_name, vendor, "vendor")
@@ -87,6 +95,18 @@ async def offering_create(
     cuda = errors.check(CudaVersion.parse, min_cuda, "minCuda")
     errors.check(non_negative, hourly_rate_micro, "hourlyRate")
     rn = errors.check(_check_resource_name, resource_name)
+    card_class: CardClass | None = None
+    if card_models is not None:
+        models = tuple(dict.fromkeys(m.strip() for m in card_models))
+        if any(not m for m in models):
+            errors.add(InvalidValueError("cardClass.models", "a model name cannot be empty"))
+        if hourly_rate_micro != 0:
+            errors.add(
+                InvalidValueError(
+                    "hourlyRate", "a class of cards is billed at the rate of the card it is placed on: give 0"
+                )
+            )
+        card_class = CardClass(tuple(sorted(models)))
     errors.raise_if_any()
     assert v and n and cuda and rn
     if await uow.catalog.offering_name_taken(n):
@@ -103,9 +123,19 @@ async def offering_create(
         clock.now(),
         description.strip(),
         enabled,
+        card_class,
     )
     await uow.catalog.add_offering(offering)
     return offering
+
+
+async def offering_members(uow: UnitOfWork, actor: Actor, offering: Offering) -> list[Offering]:
+    """The enabled single-model offerings a class offering may be placed on (empty for a
+    single-model offering)."""
+    if offering.card_class is None:
+        return []
+    offerings, _ = await uow.catalog.list_offerings(0, MAX_CLASS_SCAN, enabled_only=True)
+    return class_members(offering, offerings)
 
 
 async def offering_update(
@@ -131,6 +161,12 @@ async def offering_update(
         if cuda:
             o = replace(o, min_cuda=cuda)
     if hourly_rate_micro is not None and errors.check(non_negative, hourly_rate_micro, "hourlyRate") is not None:
+        if o.card_class is not None and hourly_rate_micro != 0:
+            errors.add(
+                InvalidValueError(
+                    "hourlyRate", "a class of cards is billed at the rate of the card it is placed on: give 0"
+                )
+            )
         o = replace(o, hourly_rate_micro=hourly_rate_micro)
     errors.raise_if_any()
     if description is not None:

@@ -182,8 +182,29 @@ def clip_log_tail(text: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class GpuChoice:
+    """One card model a class-of-cards ask may be placed on: the preset's size, ratio and
+    the model's rate there."""
+
+    model: str
+    vram_mib: int
+    cores: int
+    ratio: Fraction
+    hourly_rate_micro: int
+
+    @property
+    def hourly_cost(self) -> Fraction:
+        return self.hourly_rate_micro * self.ratio
+
+
+@dataclass(frozen=True, slots=True)
 class GpuAsk:
-    """The GPU part of a session request, resolved from offering × preset (or an approver)."""
+    """The GPU part of a session request, resolved from offering × preset (or an approver).
+
+    For an offering that names a class of cards, `choices` lists every model it may be
+    placed on (`offering_name` is then the class, the queue it waits in). Until it is
+    placed, `vram_mib`, `cores`, `ratio` and `hourly_rate_micro` are those of the dearest
+    choice; once placed (`placed_model`), those of the card it is on: what it is billed."""
 
     offering_id: UUID
     offering_name: str
@@ -195,6 +216,48 @@ class GpuAsk:
     ratio: Fraction
     hourly_rate_micro: int
     forced_kind: str | None = None
+    choices: tuple[GpuChoice, ...] = ()
+    placed_model: str | None = None
+
+    @property
+    def dearest(self) -> GpuChoice | None:
+        """The choice with the highest hourly cost (the first by model on a tie)."""
+        best: GpuChoice | None = None
+        for c in self.choices:
+            if best is None or c.hourly_cost > best.hourly_cost:
+                best = c
+        return best
+
+    @property
+    def cost_range(self) -> tuple[Fraction, Fraction]:
+        """Hourly cost (micro-credits) of the cheapest and the dearest card it may get."""
+        if not self.choices:
+            cost = self.hourly_rate_micro * self.ratio
+            return cost, cost
+        costs = [c.hourly_cost for c in self.choices]
+        return min(costs), max(costs)
+
+    def hold_basis(self) -> tuple[int, Fraction]:
+        """(rate, ratio) a credit hold is computed from: the dearest card of a class (it may
+        be placed on any of them, again after a pause or a preemption)."""
+        dearest = self.dearest
+        if dearest is None:
+            return self.hourly_rate_micro, self.ratio
+        return dearest.hourly_rate_micro, dearest.ratio
+
+    def placed_on(self, model: str | None) -> GpuAsk:
+        """The ask as billed on `model` (itself when it names no class or model)."""
+        choice = next((c for c in self.choices if c.model == model), None)
+        if choice is None:
+            return self
+        return replace(
+            self,
+            vram_mib=choice.vram_mib,
+            cores=choice.cores,
+            ratio=choice.ratio,
+            hourly_rate_micro=choice.hourly_rate_micro,
+            placed_model=choice.model,
+        )
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,17 @@ from fractions import Fraction
 from typing import Protocol
 from uuid import UUID
 
-from domain.catalog.errors import CatalogError
-from domain.catalog.model import GpuLimits, Offering, Preset, check_cuda_compatible, gpu_limits
-from domain.catalog.services import can_see_image
+from domain.catalog.errors import CatalogError, CatalogErrorCode
+from domain.catalog.model import (
+    GpuLimits,
+    Image,
+    Offering,
+    Preset,
+    check_cuda_compatible,
+    class_members,
+    gpu_limits,
+)
+from domain.catalog.services import MAX_CLASS_SCAN, can_see_image
 from domain.common.clock import Clock, IdGenerator
 from domain.common.errors import DomainError, InvalidValueError, NotFoundError, PermissionDeniedError
 from domain.common.validation import clean_name
@@ -45,7 +53,7 @@ from domain.policies.services import check_policy_limits, effective_policy
 from domain.ports import UnitOfWork
 from domain.scheduling import services as scheduling
 from domain.scheduling.errors import JobCapacityRefused, SchedulingError, SchedulingErrorCode
-from domain.scheduling.model import CPU_QUEUE, Allocation, GpuRequest
+from domain.scheduling.model import CPU_QUEUE, Allocation, GpuRequest, ModelChoice
 from domain.scheduling.scheduler import Scheduler
 from domain.sessions.environment import check_environment, without_reserved
 from domain.sessions.errors import AdmissionRefused, SessionError, SessionErrorCode
@@ -59,6 +67,7 @@ from domain.sessions.model import (
     Endpoints,
     Expiry,
     GpuAsk,
+    GpuChoice,
     JobRun,
     MountMode,
     MountRequest,
@@ -413,7 +422,11 @@ async def _resolve(svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, 
             if offering is None or not offering.enabled:
                 raise NotFoundError("offering", "offeringId")
             check_cuda_compatible(image, offering)
-            gpu = _gpu_ask(offering, preset, req)
+            if offering.card_class is None:
+                gpu = _gpu_ask(offering, preset, req)
+            else:
+                offerings, _ = await uow.catalog.list_offerings(0, MAX_CLASS_SCAN, enabled_only=True)
+                gpu = _class_gpu_ask(offering, offerings, image, preset, req)
         if req.kind is SessionKind.JOB and gpu is not None and not gpu.exclusive:
             raise JobCapacityRefused(
                 _job_code(gpu),
@@ -439,6 +452,7 @@ async def _resolve(svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, 
                 exclusive_cards=gpu.cards if gpu.exclusive else 0,
                 shared=gpu.shared,
                 is_job=req.kind is SessionKind.JOB,
+                choices=_model_choices(gpu),
             ).validate()
     except (DomainError, CatalogError) as exc:
         raise _refuse(1, exc) from exc
@@ -602,6 +616,71 @@ def _gpu_ask(offering: Offering, preset: Preset | None, req: SessionRequest) -> 
     )
 
 
+def _class_gpu_ask(
+    offering: Offering, offerings: Sequence[Offering], image: Image, preset: Preset | None, req: SessionRequest
+) -> GpuAsk:
+    """An offering naming a class of cards: the preset on every card of the class the image
+    can drive (cards it does not fit are left out); priced at the dearest until placed."""
+    members = class_members(offering, offerings)
+    if not members:
+        raise InvalidValueError("offeringId", f"no enabled card model belongs to {offering.name}")
+    runnable = class_members(offering, offerings, image)
+    if not runnable:
+        have = str(image.cuda_version) if image.cuda_version else "no CUDA"
+        raise CatalogError(
+            CatalogErrorCode.CUDA_TOO_OLD,
+            f"image {image.name} has {have}; no card of {offering.name} runs it",
+            "imageId",
+        )
+    asks: list[GpuAsk] = []
+    refusal: CatalogError | None = None
+    for card in runnable:
+        try:
+            asks.append(_gpu_ask(card, preset, req))
+        except CatalogError as exc:  # the preset does not fit this card
+            refusal = refusal or exc
+    if not asks:
+        assert refusal is not None
+        raise refusal
+    if len({a.exclusive for a in asks}) > 1 or len({a.cards for a in asks}) > 1:
+        raise InvalidValueError(
+            "presetId",
+            f"the preset takes whole cards on some cards of {offering.name} and a share on others; "
+            "choose a tier preset",
+        )
+    choices = tuple(GpuChoice(a.offering_name, a.vram_mib, a.cores, a.ratio, a.hourly_rate_micro) for a in asks)
+    first = asks[0]
+    ask = GpuAsk(
+        offering.id,
+        offering.name,
+        first.vram_mib,
+        first.cores,
+        first.cards,
+        first.exclusive,
+        first.shared,
+        first.ratio,
+        first.hourly_rate_micro,
+        choices=choices,
+    )
+    dearest = ask.dearest
+    assert dearest is not None
+    return replace(
+        ask,
+        vram_mib=dearest.vram_mib,
+        cores=dearest.cores,
+        ratio=dearest.ratio,
+        hourly_rate_micro=dearest.hourly_rate_micro,
+    )
+
+
+def _model_choices(g: GpuAsk) -> tuple[ModelChoice, ...]:
+    """The models a class-of-cards ask may be placed on, with its size and rate on each."""
+    return tuple(
+        ModelChoice(c.model, 0 if g.exclusive else c.vram_mib, 0 if g.exclusive else c.cores, c.hourly_rate_micro)
+        for c in g.choices
+    )
+
+
 def _waiting_reason(scheduler: Scheduler, request: GpuRequest) -> str:
     return f"waiting for capacity: {scheduler.shortfall(request)}"
 
@@ -638,6 +717,7 @@ def _request(s: Session, clusters: frozenset[str] | None) -> GpuRequest:
         clusters=frozenset({s.requested_cluster}) if s.requested_cluster else clusters,
         forced_kind=forced,
         hourly_rate_micro=g.hourly_rate_micro,
+        choices=_model_choices(g),
     )
 
 
@@ -652,7 +732,8 @@ def hold_estimate(svc: SessionServices, s: Session) -> int:
             remaining = int(s.expiry.duration.total_seconds())
         else:
             remaining = max(60, int((s.expires_at - svc.clock.now()).total_seconds()))
-    return credits.estimate_hold_micro(g.hourly_rate_micro, g.ratio, remaining, svc.hold_window_seconds)
+    rate, ratio = g.hold_basis()
+    return credits.estimate_hold_micro(rate, ratio, remaining, svc.hold_window_seconds)
 
 
 async def _reserve(svc: SessionServices, s: Session, chain: ScopeChain) -> Session:
@@ -752,7 +833,9 @@ def _with_placement(s: Session, allocation: Allocation, now: datetime) -> Sessio
     p = allocation.placement
     target = S.SCHEDULED
     moved = s.transition(target, now, f"placed on {p.node_id}") if s.state != target else s
-    return replace(moved, cluster_id=p.cluster_id, placement=p.to_dict())
+    # a class-of-cards ask is billed at the rate of the card it was placed on
+    gpu = s.gpu.placed_on(p.model) if s.gpu is not None else None
+    return replace(moved, cluster_id=p.cluster_id, placement=p.to_dict(), gpu=gpu)
 
 
 async def _apply_admission_side_effects(

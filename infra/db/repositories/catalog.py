@@ -8,7 +8,7 @@ from uuid import UUID
 from sqlalchemy import Select, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from domain.catalog.model import CudaVersion, GpuTier, Image, ImageScope, Offering, Preset, Registry
+from domain.catalog.model import CardClass, CudaVersion, GpuTier, Image, ImageScope, Offering, Preset, Registry
 from infra.db.base import Base, by_id, get_row
 from infra.db.models.catalog import ImageRow, OfferingRow, PresetRow, RegistryRow
 
@@ -28,7 +28,12 @@ def _offering(r: OfferingRow) -> Offering:
         r.created_at,
         r.description,
         r.enabled,
+        None if r.card_class is None else CardClass(tuple(str(m) for m in r.card_class.get("models", ()))),
     )
+
+
+def _card_class(o: Offering) -> dict[str, Any] | None:
+    return None if o.card_class is None else {"models": list(o.card_class.models)}
 
 
 def _preset(r: PresetRow) -> Preset:
@@ -118,6 +123,7 @@ class SqlCatalogRepository:
                 resource_name=o.resource_name,
                 description=o.description,
                 enabled=o.enabled,
+                card_class=_card_class(o),
                 created_at=o.created_at,
             )
         )

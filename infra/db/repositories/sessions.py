@@ -22,6 +22,7 @@ from domain.sessions.model import (
     Endpoints,
     Expiry,
     GpuAsk,
+    GpuChoice,
     JobRun,
     MountMode,
     MountRequest,
@@ -67,6 +68,17 @@ def _gpu_to_json(g: GpuAsk | None) -> dict[str, Any] | None:
         "ratio": f"{g.ratio.numerator}/{g.ratio.denominator}",
         "hourly_rate_micro": g.hourly_rate_micro,
         "forced_kind": g.forced_kind,
+        "choices": [
+            {
+                "model": c.model,
+                "vram_mib": c.vram_mib,
+                "cores": c.cores,
+                "ratio": f"{c.ratio.numerator}/{c.ratio.denominator}",
+                "hourly_rate_micro": c.hourly_rate_micro,
+            }
+            for c in g.choices
+        ],
+        "placed_model": g.placed_model,
     }
 
 
@@ -84,6 +96,13 @@ def _gpu_from_json(d: Mapping[str, Any] | None) -> GpuAsk | None:
         Fraction(d["ratio"]),
         int(d["hourly_rate_micro"]),
         d.get("forced_kind"),
+        tuple(
+            GpuChoice(
+                str(c["model"]), int(c["vram_mib"]), int(c["cores"]), Fraction(c["ratio"]), int(c["hourly_rate_micro"])
+            )
+            for c in d.get("choices", ())
+        ),
+        d.get("placed_model"),
     )
 
 

@@ -326,6 +326,19 @@ export type Card = {
   vramMib: Scalars['Int']['output'];
 };
 
+/** What makes an offering a class of cards: the scheduler picks the model. */
+export type CardClass = {
+  __typename?: 'CardClass';
+  /** The card models it may use; empty: any model with at least the offering's vramMib. */
+  models: Array<Scalars['String']['output']>;
+};
+
+/** Makes the offering a class of cards: the scheduler picks the model. */
+export type CardClassInput = {
+  /** The card models (offering names) it may use; empty: any model with at least vramMib. */
+  models?: Array<Scalars['String']['input']>;
+};
+
 export type CardTenant = {
   __typename?: 'CardTenant';
   cores: Scalars['Int']['output'];
@@ -477,6 +490,13 @@ export type CreditsBulkTransferPayload = {
   transfers: Array<LedgerTransfer>;
 };
 
+/** The cheapest and the dearest of what something may cost. */
+export type CreditsRange = {
+  __typename?: 'CreditsRange';
+  high: Credits;
+  low: Credits;
+};
+
 /** Move credits one level up, back to the parent: member → group → org → system. */
 export type CreditsTakeBackInput = {
   /** Micro-credits to move (positive). */
@@ -618,6 +638,7 @@ export type ErrorCode =
   | 'REQUIRED'
   | 'SHARING_CHANGE_INVALID'
   | 'SHARING_CHANGE_SHARED_CAPACITY_SHORT'
+  | 'STORAGE_CLASS_ACCESS_MODE'
   | 'STORAGE_CLASS_UNKNOWN'
   | 'STORAGE_QUOTA_EXCEEDED'
   | 'TIER_ON_CPU_ONLY_PRESET'
@@ -1036,7 +1057,7 @@ export type Mutation = {
   userUpdate: UserPayload;
   /** Create a personal volume, or a group-shared one for a group you administer. */
   volumeCreate: VolumePayload;
-  /** Delete a volume no session mounts. */
+  /** Delete a volume no session mounts (its claim on every cluster with it). */
   volumeDelete: DeletePayload;
 };
 
@@ -1421,17 +1442,23 @@ export type NotificationsMarkReadPayload = {
   marked: Scalars['Int']['output'];
 };
 
-/** One accelerator model as a whole card. */
+/** One accelerator model as a whole card, or a class of cards (cardClass): any enabled model with at least vramMib of memory (among cardClass.models when it names some), billed at the rate of the card a session is placed on. */
 export type Offering = Node & {
   __typename?: 'Offering';
+  /** Null for one model; for a class of cards, what it admits. */
+  cardClass?: Maybe<CardClass>;
   cores: Scalars['Int']['output'];
   createdAt: Scalars['DateTime']['output'];
   description: Scalars['String']['output'];
   enabled: Scalars['Boolean']['output'];
-  /** Credits per hour for one whole card. */
+  /** Credits per hour for one whole card (0 for a class of cards: see hourlyRateRange). */
   hourlyRate: Credits;
+  /** Credits per hour for one whole card: the cheapest and the dearest card of a class (both the offering's rate for one model); null for a class with no enabled card. */
+  hourlyRateRange?: Maybe<CreditsRange>;
   /** The Globally Unique ID of this object */
   id: Scalars['ID']['output'];
+  /** For a class of cards, the enabled offerings it may be placed on; empty for one model. */
+  members: Array<Offering>;
   minCuda: Scalars['String']['output'];
   name: Scalars['String']['output'];
   resourceName: Scalars['String']['output'];
@@ -1451,6 +1478,8 @@ export type OfferingConnection = {
 };
 
 export type OfferingCreateInput = {
+  /** A class of cards instead of one model (hourlyRateMicro must then be 0: sessions are billed at the rate of the card they are placed on). */
+  cardClass?: InputMaybe<CardClassInput>;
   cores?: Scalars['Int']['input'];
   description?: Scalars['String']['input'];
   enabled?: Scalars['Boolean']['input'];
@@ -1461,6 +1490,7 @@ export type OfferingCreateInput = {
   name: Scalars['String']['input'];
   resourceName?: Scalars['String']['input'];
   vendor: Scalars['String']['input'];
+  /** A card's memory; for a class of cards, the least a card has. */
   vramMib: Scalars['Int']['input'];
 };
 
@@ -1656,8 +1686,10 @@ export type Preset = Node & {
   description: Scalars['String']['output'];
   diskGib: Scalars['Int']['output'];
   gpuCount: Scalars['Int']['output'];
-  /** VRAM/core limits, card count, ratio and hourly cost on an offering; null for CPU-only presets or when it does not fit the card. */
+  /** VRAM/core limits, card count, ratio and hourly cost on an offering's card (for a class of cards, on its dearest card); null for CPU-only presets or when it does not fit the card. */
   gpuLimits?: Maybe<GpuLimits>;
+  /** Shown before admission: what the preset costs per hour on the cheapest and on the dearest card the offering may place it on (equal for one model); null for CPU-only presets or when it fits no card. */
+  hourlyCostRange?: Maybe<CreditsRange>;
   /** The Globally Unique ID of this object */
   id: Scalars['ID']['output'];
   memoryMib: Scalars['Int']['output'];
@@ -1669,6 +1701,12 @@ export type Preset = Node & {
 
 /** CPU, memory, disk, shm and a GPU tier. */
 export type PresetGpuLimitsArgs = {
+  offeringId: Scalars['ID']['input'];
+};
+
+
+/** CPU, memory, disk, shm and a GPU tier. */
+export type PresetHourlyCostRangeArgs = {
   offeringId: Scalars['ID']['input'];
 };
 
@@ -2414,10 +2452,17 @@ export type SessionGpu = {
   cards: Scalars['Int']['output'];
   cores: Scalars['Int']['output'];
   exclusive: Scalars['Boolean']['output'];
+  /** Per hour on the card it is placed on; for a class of cards not yet placed, on the dearest card of the class (what its credit hold is computed from). */
   hourlyCost: Credits;
+  /** The hourly cost on the cheapest and on the dearest card it may be placed on (equal for one model). */
+  hourlyCostRange: CreditsRange;
   /** The GPU kind an approving admin assigned, if any. */
   kind?: Maybe<Scalars['String']['output']>;
+  /** For a class of cards, the card models it may be placed on; empty for one model. */
+  models: Array<Scalars['String']['output']>;
   offeringName: Scalars['String']['output'];
+  /** For a class of cards, the card model the scheduler placed it on (billed at that model's rate); null until placed, and for an offering of one model. */
+  placedModel?: Maybe<Scalars['String']['output']>;
   ratio: Scalars['String']['output'];
   shared: Scalars['Boolean']['output'];
   vramMib: Scalars['Int']['output'];
@@ -2498,6 +2543,8 @@ export type SharingMode =
 
 export type StorageClass = {
   __typename?: 'StorageClass';
+  /** What the class's provisioner gives; group-shared volumes need READ_WRITE_MANY. */
+  accessModes: Array<VolumeAccessMode>;
   description: Scalars['String']['output'];
   isDefault: Scalars['Boolean']['output'];
   name: Scalars['String']['output'];
@@ -2510,6 +2557,8 @@ export type StorageClassPayload = {
 };
 
 export type StorageClassSetInput = {
+  /** What the class's provisioner gives (NFS: READ_WRITE_MANY; a node-local disk: READ_WRITE_ONCE). */
+  accessModes?: Array<VolumeAccessMode>;
   description?: Scalars['String']['input'];
   isDefault?: Scalars['Boolean']['input'];
   name: Scalars['String']['input'];
@@ -2793,6 +2842,12 @@ export type ViewerState = {
 /** Persistent storage: personal or shared by a group; free of credits. */
 export type Volume = Node & {
   __typename?: 'Volume';
+  /** The access mode of its claims (group-shared volumes: READ_WRITE_MANY). */
+  accessMode: VolumeAccessMode;
+  /** The name of its PersistentVolumeClaim in the sessions namespace of every cluster. */
+  claimName: Scalars['String']['output'];
+  /** Its claim on each cluster, as that cluster's operator reports it. */
+  claims: Array<VolumeClaim>;
   createdAt: Scalars['DateTime']['output'];
   groupId?: Maybe<Scalars['ID']['output']>;
   /** The Globally Unique ID of this object */
@@ -2801,10 +2856,33 @@ export type Volume = Node & {
   /** The widest mode you may mount it with (null: you may not). */
   myMountMode?: Maybe<MountMode>;
   name: Scalars['String']['output'];
+  /** The worst phase of its claims (LOST, then PENDING, then BOUND); null until a cluster reports one. */
+  phase?: Maybe<VolumeClaimPhase>;
   scope: VolumeScope;
   sizeMib: Scalars['Int']['output'];
   storageClass: Scalars['String']['output'];
 };
+
+/** A PersistentVolumeClaim's access mode (Kubernetes' ReadWriteOnce, ReadWriteMany, …). */
+export type VolumeAccessMode =
+  | 'READ_ONLY_MANY'
+  | 'READ_WRITE_MANY'
+  | 'READ_WRITE_ONCE'
+  | 'READ_WRITE_ONCE_POD';
+
+/** A volume's PersistentVolumeClaim on one cluster. */
+export type VolumeClaim = {
+  __typename?: 'VolumeClaim';
+  clusterId: Scalars['String']['output'];
+  phase: VolumeClaimPhase;
+  reportedAt: Scalars['DateTime']['output'];
+};
+
+/** A PersistentVolumeClaim's phase as its cluster reports it. */
+export type VolumeClaimPhase =
+  | 'BOUND'
+  | 'LOST'
+  | 'PENDING';
 
 export type VolumeConnection = {
   __typename?: 'VolumeConnection';
