@@ -72,7 +72,8 @@ bench: install-dev web
 	$(BIN)/python -m tests.bench.console
 
 ## Mutation testing of domain/ (mutmut) with the score per package; not part of `make test`.
-## PACKAGE=domain/credits tests one package; results are kept in mutants/ (incremental).
+## PACKAGE=domain/credits tests one package, JOBS=1 one mutant at a time (default 2); results are
+## kept in mutants/ (incremental).
 mutation: install-dev
 	$(BIN)/pip install --quiet -e '.[dev,mutation]'
-	$(BIN)/python -m tests.mutation.run $(if $(PACKAGE),--package $(PACKAGE))
+	$(BIN)/python -m tests.mutation.run $(if $(PACKAGE),--package $(PACKAGE)) $(if $(JOBS),--jobs $(JOBS))

@@ -7,7 +7,7 @@
 
 mutmut copies domain/ into mutants/, records in one pass of the domain's unit tests (the
 selection in pyproject's [tool.mutmut]) which tests reach each function, then runs, for each
-mutant, only those tests (`-x`, one worker: the machine is shared). Results are kept in
+mutant, only those tests (`-x`; two at a time, `--jobs 1` on a busy machine). Results are kept in
 mutants/: a later run tests again only the mutants of functions that changed and those not
 killed before (new tests may kill them now); `--fresh` starts over.
 
@@ -171,8 +171,13 @@ def mutated_line(name: str, path: str) -> tuple[int, str]:
 # ---------------------------------------------------------------------- running mutmut
 
 
+JOBS = min(2, os.cpu_count() or 1)  # mutants tested at once (--jobs)
+
+
 def mutmut(*args: str) -> int:
-    cmd = [str(Path(sys.executable).with_name("mutmut")), "run", "--max-children", "1", *args]
+    # mutmut's own command line, its type-error mapping done with `ast` (see mutmut_main)
+    # (run as a script: importing the `tests` package here would shadow the copy in mutants/)
+    cmd = [sys.executable, str(Path(__file__).with_name("mutmut_main.py")), "run", "--max-children", str(JOBS), *args]
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"  # mypy, for the type filter
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PATH": path}
     with open(MUTANTS / "mutmut.log", "a") as log:
@@ -400,13 +405,16 @@ def report(package: str | None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global JOBS
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--package", help="one package of domain/, e.g. domain/credits")
     parser.add_argument("--report", action="store_true", help="print the last results only")
     parser.add_argument("--fresh", action="store_true", help="forget earlier results")
     parser.add_argument("--sql", action="store_true", help="only the billing SQL")
     parser.add_argument("--no-sql", action="store_true", help="only domain/")
+    parser.add_argument("--jobs", type=int, default=JOBS, help=f"mutants tested at once (default {JOBS})")
     args = parser.parse_args(argv)
+    JOBS = max(1, args.jobs)
     if args.package and not (ROOT / args.package).is_dir():
         parser.error(f"--package: {args.package} is not a folder of the repository")
     started = time.monotonic()
