@@ -8,10 +8,12 @@ from uuid import UUID
 
 import pytest
 
+from domain.common.errors import InvalidValueError
 from domain.policies.errors import PolicyErrorCode, PolicyLimitError
 from domain.policies.model import (
     GLOBAL_SCOPE,
     PolicyScope,
+    PolicyScopeKind,
     ResourcePolicy,
     ResourceRequest,
     ScopeChain,
@@ -122,3 +124,68 @@ def test_the_refusal_names_the_most_specific_scope_whose_clusters_lack_the_clust
     else:
         assert refusal is not None and refusal.scope == scopes[excluded_by]
         assert refusal.code is PolicyErrorCode.CLUSTER_NOT_ALLOWED
+
+
+def test_a_scope_has_an_id_exactly_when_it_is_not_the_global_one() -> None:
+    assert PolicyScope.global_() == GLOBAL_SCOPE
+    assert (GLOBAL_SCOPE.kind, GLOBAL_SCOPE.id) == (PolicyScopeKind.GLOBAL, None)
+    for bad in (lambda: PolicyScope(PolicyScopeKind.GLOBAL, ORG_ID), lambda: PolicyScope(PolicyScopeKind.GROUP)):
+        with pytest.raises(InvalidValueError) as err:
+            bad()
+        assert (err.value.field, err.value.message) == (
+            "scope",
+            "the global scope has no id; every other scope has one",
+        )
+
+
+def test_a_model_cap_of_zero_cards_is_valid_and_refuses_any_card_of_that_model() -> None:
+    group = PolicyScope.group(GROUP_ID)
+    policy = ResourcePolicy(group, model_caps={"A100": Fraction(0)})
+    effective = resolve(CHAIN, {group: policy})
+    refusal = check(effective, {}, ResourceRequest(gpu_ratio=Fraction(1, 10), model="A100")).refusal
+    assert refusal is not None and (refusal.field, refusal.limit, refusal.used) == ("model_caps", 0, 0)
+    assert check(effective, {}, ResourceRequest(gpu_ratio=Fraction(1), model="H100")).allowed
+
+
+def test_a_model_nobody_uses_yet_counts_as_zero_cards_against_its_cap() -> None:
+    group = PolicyScope.group(GROUP_ID)
+    effective = resolve(CHAIN, {group: ResourcePolicy(group, model_caps={"A100": Fraction(1)})})
+    usage = {group: Usage(sessions=1, gpus=Fraction(1), per_model={"H100": Fraction(1)})}
+    assert check(effective, usage, ResourceRequest(gpu_ratio=Fraction(1), model="A100")).allowed
+    refusal = check(effective, usage, ResourceRequest(gpu_ratio=Fraction(5, 4), model="A100")).refusal
+    assert refusal is not None and (refusal.used, refusal.requested) == (0, Fraction(5, 4))
+    assert refusal.message == "group Lab uses 0 of 1 A100 cards; this asks 1.25"
+
+
+def test_limits_the_request_does_not_touch_are_skipped_not_the_end_of_the_check() -> None:
+    user, group = PolicyScope.user(USER_ID), PolicyScope.group(GROUP_ID)
+    # the user's limits come first: a cap on another model and one on VRAM the request does
+    # not ask for; the group's GPU cap after them is what the request breaks
+    effective = resolve(
+        CHAIN,
+        {
+            user: ResourcePolicy(user, max_vram_mib=1024, model_caps={"H100": Fraction(1)}),
+            group: ResourcePolicy(group, max_gpus=Fraction(1, 2)),
+        },
+    )
+    assert [(limit.name, limit.scope) for limit in effective.limits] == [
+        ("max_vram_mib", user), ("model_caps", user), ("max_gpus", group),
+    ]  # fmt: skip
+    refusal = check(effective, {}, ResourceRequest(gpu_ratio=Fraction(1), model="A100")).refusal
+    assert refusal is not None and (refusal.scope, refusal.field) == (group, "max_gpus")
+    # a cap on the request's own model but a request without a card: skipped as well
+    effective = resolve(
+        CHAIN,
+        {
+            user: ResourcePolicy(user, model_caps={"A100": Fraction(0)}),
+            group: ResourcePolicy(group, max_cpu_millicores=500),
+        },
+    )
+    refusal = check(effective, {}, ResourceRequest(model="A100", cpu_millicores=1000)).refusal
+    assert refusal is not None and (refusal.scope, refusal.field) == (group, "max_cpu_millicores")
+
+
+def test_a_whole_fraction_prints_every_digit_however_large() -> None:
+    # past 2**53 a float no longer holds every integer: whole numbers are printed as integers
+    assert format_quantity(Fraction(2**53 + 1)) == "9007199254740993"
+    assert format_quantity(2**53 + 1) == "9007199254740993"
