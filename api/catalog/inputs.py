@@ -79,6 +79,13 @@ class RegistryCreateInput:
     url: str
     organization_id: strawberry.ID | None = strawberry.field(default=None, description="Null for a global registry.")
     description: str = ""
+    username: str | None = strawberry.field(
+        default=None, description="Pull credentials: the user name (with password)."
+    )
+    password: str | None = strawberry.field(
+        default=None,
+        description="Pull credentials: the password or token; stored sealed, never shown again.",
+    )
 
 
 @strawberry.input
@@ -87,6 +94,9 @@ class RegistryUpdateInput:
     name: str | None = None
     url: str | None = None
     description: str | None = None
+    username: str | None = strawberry.field(default=None, description="New pull credentials: the user name.")
+    password: str | None = strawberry.field(default=None, description="New pull credentials: the password or token.")
+    clear_credentials: bool = strawberry.field(default=False, description="Remove the pull credentials.")
 
 
 @strawberry.input

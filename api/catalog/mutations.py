@@ -12,6 +12,7 @@ from api.context import Info
 from domain.audit.services import AuditTarget
 from domain.catalog import services as catalog
 from domain.catalog.model import Image, Offering, Preset, Registry
+from infra.catalog.crypto import registry_box
 
 
 @strawberry.type
@@ -214,6 +215,9 @@ class CatalogMutation:
                 url=input.url,
                 organization_id=decode_optional(input.organization_id, "Organization", "organizationId"),
                 description=input.description,
+                username=input.username,
+                password=input.password,
+                seal=registry_box(c).seal,
             ),
             _registry_target,
             _registry,
@@ -223,6 +227,7 @@ class CatalogMutation:
 
     @strawberry.mutation
     async def registry_update(self, info: Info, input: inputs.RegistryUpdateInput) -> RegistryPayload:
+        c = info.context.container
         return await mutate(
             info.context,
             "registryUpdate",
@@ -233,6 +238,10 @@ class CatalogMutation:
                 name=input.name,
                 url=input.url,
                 description=input.description,
+                username=input.username,
+                password=input.password,
+                clear_credentials=input.clear_credentials,
+                seal=registry_box(c).seal,
             ),
             _registry_target,
             _registry,

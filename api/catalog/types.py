@@ -235,6 +235,13 @@ class RegistryNode(relay.Node):
     description: str
     created_at: datetime
     organization_uuid: strawberry.Private[UUID | None]
+    username: str | None = strawberry.field(description="The pull credentials' user name (null: public pulls).")
+    has_credentials: bool = strawberry.field(
+        description="Whether pull credentials are stored (the password is never shown)."
+    )
+    pull_secret_name: str | None = strawberry.field(
+        description="The imagePullSecret sessions of its images carry in the sessions namespace."
+    )
 
     @classmethod
     def of(cls, r: RegistryModel) -> RegistryNode:
@@ -245,6 +252,9 @@ class RegistryNode(relay.Node):
             description=r.description,
             created_at=r.created_at,
             organization_uuid=r.organization_id,
+            username=r.username,
+            has_credentials=r.has_credentials,
+            pull_secret_name=r.pull_secret_name if r.has_credentials else None,
         )
 
     @classmethod

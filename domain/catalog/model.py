@@ -5,8 +5,8 @@ preset gives on an offering's card — lives here and is exact (fractions, floor
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from fractions import Fraction
@@ -223,6 +223,29 @@ class Registry:
     created_at: datetime
     organization_id: UUID | None = None
     description: str = ""
+    # pull credentials: the user name, and the password (or token) sealed by the deployment's
+    # secret box; the plain password is never held here, and the sealed one is left out of reprs
+    username: str | None = None
+    password_sealed: bytes | None = field(default=None, repr=False)
+
+    @property
+    def has_credentials(self) -> bool:
+        return self.username is not None and self.password_sealed is not None
+
+    @property
+    def server(self) -> str:
+        """The registry's address as a Docker config's `auths` key: its host (and port, path),
+        without the scheme."""
+        return self.url.split("://", 1)[-1]
+
+    @property
+    def pull_secret_name(self) -> str:
+        """The `kubernetes.io/dockerconfigjson` Secret of its credentials in the sessions namespace."""
+        return f"registry-{self.id}"
+
+
+# Seals a registry password for storage (the composition root's secret box).
+Sealer = Callable[[str], bytes]
 
 
 @dataclass(frozen=True)

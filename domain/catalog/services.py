@@ -19,6 +19,7 @@ from domain.catalog.model import (
     Offering,
     Preset,
     Registry,
+    Sealer,
     check_image_reference,
     class_members,
 )
@@ -391,6 +392,32 @@ async def registry_get(uow: UnitOfWork, actor: Actor, registry_id: UUID) -> Regi
     return r
 
 
+MAX_CREDENTIAL_CHARS = 4096
+
+
+def _credentials(
+    errors: ErrorCollector, username: str | None, password: str | None, seal: Sealer | None
+) -> tuple[str | None, bytes | None]:
+    """The user name and the sealed password, both or neither; the password is never echoed."""
+    if username is None and password is None:
+        return None, None
+    user = (username or "").strip()
+    if not user or len(user) > 255 or any(ch in user for ch in ":\n\r\t\0"):
+        errors.add(InvalidValueError("username", "a registry user name is 1-255 characters, without ':' or controls"))
+    if not password or len(password) > MAX_CREDENTIAL_CHARS or any(ch in password for ch in "\n\r\0"):
+        errors.add(
+            InvalidValueError(
+                "password", f"a registry password or token is 1-{MAX_CREDENTIAL_CHARS} characters, one line"
+            )
+        )
+    if seal is None:
+        errors.add(InvalidValueError("password", "this deployment cannot store registry credentials"))
+    if errors.errors:
+        return None, None
+    assert seal is not None and password is not None
+    return user, seal(password)
+
+
 async def registry_create(
     uow: UnitOfWork,
     actor: Actor,
@@ -401,18 +428,24 @@ async def registry_create(
     url: str,
     organization_id: UUID | None = None,
     description: str = "",
+    username: str | None = None,
+    password: str | None = None,
+    seal: Sealer | None = None,
 ) -> Registry:
+    """A registry, with pull credentials when a user name and password are given (the password
+    is sealed with `seal` before anything keeps it)."""
     if organization_id is not None and not (actor.is_super_admin or organization_id in actor.organization_ids):
         raise NotFoundError("organization", "organizationId")
     _require_scope_admin(actor, organization_id)
     errors = ErrorCollector()
     n = errors.check(clean_name, name, "name")
     u = errors.check(_check_url, url)
+    user, sealed = _credentials(errors, username, password, seal)
     errors.raise_if_any()
     assert n and u
     if await uow.catalog.registry_name_taken(n, organization_id):
         raise DuplicateError("name", f"a registry named {n} already exists here")
-    r = Registry(ids.new_id(), n, u, clock.now(), organization_id, description.strip())
+    r = Registry(ids.new_id(), n, u, clock.now(), organization_id, description.strip(), user, sealed)
     await uow.catalog.add_registry(r)
     return r
 
@@ -425,10 +458,24 @@ async def registry_update(
     name: str | None = None,
     url: str | None = None,
     description: str | None = None,
+    username: str | None = None,
+    password: str | None = None,
+    clear_credentials: bool = False,
+    seal: Sealer | None = None,
 ) -> Registry:
+    """Change what is given; new credentials replace the old ones (user name and password
+    together), `clear_credentials` removes them."""
     r = await registry_get(uow, actor, registry_id)
     _require_scope_admin(actor, r.organization_id)
     errors = ErrorCollector()
+    if clear_credentials and (username is not None or password is not None):
+        errors.add(InvalidValueError("clearCredentials", "give new credentials or clear them, not both"))
+    elif clear_credentials:
+        r = replace(r, username=None, password_sealed=None)
+    else:
+        user, sealed = _credentials(errors, username, password, seal)
+        if user is not None:
+            r = replace(r, username=user, password_sealed=sealed)
     if name is not None:
         n = errors.check(clean_name, name, "name")
         if n:

@@ -40,6 +40,19 @@ class VolumeClaimSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class PullSecret:
+    """The pull credentials of the registry a workload's image comes from: written to the
+    cluster as a `kubernetes.io/dockerconfigjson` Secret `name` in the sessions namespace, which
+    the pod names in `imagePullSecrets`. The password stays sealed until the cluster adapter
+    writes the Secret (and is left out of reprs)."""
+
+    name: str
+    server: str
+    username: str
+    password_sealed: bytes = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
 class VolumeMount:
     volume_id: str
     claim_name: str
@@ -81,6 +94,8 @@ class WorkloadSpec:
     backoff_limit: int = 0
     # the preset's ephemeral disk (the container's ephemeral-storage limit); 0 = none asked
     disk_gib: int = 0
+    # the image's registry credentials (None: public pulls)
+    pull_secret: PullSecret | None = None
 
 
 @dataclass(frozen=True, slots=True)

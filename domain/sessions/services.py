@@ -27,6 +27,7 @@ from domain.catalog.model import (
     Image,
     Offering,
     Preset,
+    Registry,
     check_cuda_compatible,
     class_members,
     gpu_limits,
@@ -41,6 +42,7 @@ from domain.credits.ports import BudgetRepository, Ledger
 from domain.inventory.model import GpuKind, Placement
 from domain.inventory.ports import (
     Endpoint,
+    PullSecret,
     StatusReport,
     VolumeClaimSpec,
     VolumeMount,
@@ -879,7 +881,15 @@ def volume_claim(v: Volume) -> VolumeClaimSpec:
     return VolumeClaimSpec(str(v.id), v.claim_name, v.storage_class, v.size_mib, v.access_mode.value)
 
 
-def workload_spec(s: Session, volumes: Mapping[UUID, Volume] | None = None) -> WorkloadSpec:
+def pull_secret(registry: Registry | None) -> PullSecret | None:
+    if registry is None or registry.username is None or registry.password_sealed is None:
+        return None
+    return PullSecret(registry.pull_secret_name, registry.server, registry.username, registry.password_sealed)
+
+
+def workload_spec(
+    s: Session, volumes: Mapping[UUID, Volume] | None = None, registry: Registry | None = None
+) -> WorkloadSpec:
     """What the cluster runs; each mounted volume's claim goes with it, so a cluster that
     missed the claim when the volume was created gets it before the pod needs it."""
     placement = Placement.from_dict(s.placement) if s.placement else None
@@ -911,6 +921,7 @@ def workload_spec(s: Session, volumes: Mapping[UUID, Volume] | None = None) -> W
         args=s.job.args if s.job else (),
         backoff_limit=s.job.backoff_limit if s.job else 0,
         disk_gib=s.disk_gib,
+        pull_secret=pull_secret(registry),
     )
 
 
@@ -941,10 +952,12 @@ async def _hand_off(svc: SessionServices, session_id: UUID) -> None:
             return
         port = svc.clusters.get(s.cluster_id)
         names = {v.id: v for v in await uow.volumes.get_many([m.volume_id for m in s.mounts])}
+        image = await uow.catalog.get_image(s.image_id)
+        registry = await uow.catalog.get_registry(image.registry_id) if image and image.registry_id else None
     try:
         if port is None:
             raise RuntimeError(f"no adapter for cluster {s.cluster_id}")
-        await port.apply(workload_spec(s, names))
+        await port.apply(workload_spec(s, names, registry))
     except Exception as exc:  # step 8 failed: nothing must stay allocated or held
         log.exception("hand-off of session %s failed", session_id)
         await _fail(svc, session_id, f"step 8 (hand-off): {exc}")

@@ -21,6 +21,13 @@ none); `apply` makes sure of the claims of the volumes a session mounts before t
 resource; `delete_volume` deletes the claim (Kubernetes' `pvc-protection` finalizer keeps it
 while a pod still uses it). The claims' phases come back in the operator's inventory reports.
 
+Registries with pull credentials: `apply` first server-side-applies the registry's
+`kubernetes.io/dockerconfigjson` Secret (`registry-<registry uuid>`, `{"auths": {<server>:
+{"username", "password", "auth"}}}` as `kubectl create secret docker-registry` writes it) in the
+sessions namespace, opening the sealed password with the `open_sealed` it was given; the
+GShareSession names it in `imagePullSecrets` (the operator puts it on the pod). No error or log
+line of that path carries the Secret's content.
+
 Building the client: `await KubernetesCluster.from_kubeconfig(cluster_id, kubeconfig_text)`
 takes the kubeconfig as decrypted text (clusters keep it encrypted at rest; decrypting is the
 caller's business), or pass a ready `ApiClient`.
@@ -29,6 +36,8 @@ caller's business), or pass a ready `ApiClient`.
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -55,7 +64,7 @@ from domain.inventory.model import (
     Placement,
     SharingMode,
 )
-from domain.inventory.ports import VolumeClaimSpec, WorkloadSpec
+from domain.inventory.ports import PullSecret, VolumeClaimSpec, WorkloadSpec
 from infra.cluster.publications import (
     HAMI_REGISTER,
     SHARING_MODE_LABEL,
@@ -156,6 +165,8 @@ def session_resource(spec: WorkloadSpec, cluster_id: str, *, run_as_user: int | 
             }
             for i, v in enumerate(spec.volumes)
         ]
+    if spec.pull_secret is not None:
+        body["imagePullSecrets"] = [spec.pull_secret.name]
     endpoints = [{"name": e.name, "port": e.port} for e in spec.endpoints if e.name in ENDPOINT_NAMES]
     if endpoints and not spec.is_job:
         body["endpoints"] = endpoints
@@ -187,6 +198,23 @@ def claim_resource(claim: VolumeClaimSpec, namespace: str = SESSIONS_NAMESPACE) 
             "volumeMode": "Filesystem",
             "resources": {"requests": {"storage": f"{claim.size_mib}Mi"}},
         },
+    }
+
+
+def pull_secret_resource(secret: PullSecret, password: str, namespace: str = SESSIONS_NAMESPACE) -> dict[str, Any]:
+    """The registry's pull credentials as a `kubernetes.io/dockerconfigjson` Secret."""
+    auth = base64.b64encode(f"{secret.username}:{password}".encode()).decode()
+    config = {"auths": {secret.server: {"username": secret.username, "password": password, "auth": auth}}}
+    return {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {
+            "name": secret.name,
+            "namespace": namespace,
+            "labels": {"app.kubernetes.io/part-of": "gshare", "gshare.io/component": "registry-credentials"},
+        },
+        "type": "kubernetes.io/dockerconfigjson",
+        "data": {".dockerconfigjson": base64.b64encode(json.dumps(config, separators=(",", ":")).encode()).decode()},
     }
 
 
@@ -262,8 +290,10 @@ class KubernetesCluster:
         node_selector: str | None = None,
         models: Mapping[str, str] | None = None,
         run_as_user: int | None = None,
+        open_sealed: Callable[[bytes], str] | None = None,
     ) -> None:
         self._cluster_id = cluster_id
+        self._open_sealed = open_sealed
         self._name = name or cluster_id
         self._api_client = api_client
         self._custom = client.CustomObjectsApi(api_client)
@@ -293,6 +323,8 @@ class KubernetesCluster:
         for mount in spec.volumes:
             if mount.claim is not None:
                 await self._apply_claim(mount.claim)
+        if spec.pull_secret is not None:
+            await self._apply_pull_secret(spec.pull_secret)
         try:
             await self._custom.patch_namespaced_custom_object(
                 GROUP,
@@ -341,6 +373,35 @@ class KubernetesCluster:
             raise ClusterUnavailable(f"cluster {self._cluster_id}: {exc.status} {exc.reason}") from exc
         except (OSError, TimeoutError) as exc:
             raise ClusterUnavailable(f"cluster {self._cluster_id} is unreachable: {exc!r}") from exc
+
+    async def _apply_pull_secret(self, secret: PullSecret) -> None:
+        """Never chained to the API's error, whose body could quote what was sent."""
+        if self._open_sealed is None:
+            raise WorkloadRefused(f"cluster {self._cluster_id} cannot write registry credentials (no secret box)")
+        try:
+            body = pull_secret_resource(secret, self._open_sealed(secret.password_sealed), self._namespace)
+        except Exception:
+            raise WorkloadRefused(f"the credentials of registry secret {secret.name} cannot be opened") from None
+        try:
+            response = await self._core.patch_namespaced_secret(
+                secret.name,
+                self._namespace,
+                body,
+                field_manager=FIELD_MANAGER,
+                force=True,
+                _content_type="application/apply-patch+yaml",  # type: ignore[call-arg]
+                _preload_content=False,  # the answer carries the Secret: not decoded, not kept
+            )
+            response.release()
+        except ApiException as exc:
+            status, reason = exc.status, exc.reason
+            if status in (400, 403, 422):
+                raise WorkloadRefused(
+                    f"cluster {self._cluster_id} refused the registry secret {secret.name}: {status} {reason}"
+                ) from None
+            raise ClusterUnavailable(f"cluster {self._cluster_id}: {status} {reason}") from None
+        except (OSError, TimeoutError) as exc:
+            raise ClusterUnavailable(f"cluster {self._cluster_id} is unreachable: {type(exc).__name__}") from None
 
     async def _apply_claim(self, claim: VolumeClaimSpec) -> str | None:
         body = claim_resource(claim, self._namespace)

@@ -25,6 +25,7 @@ from domain.inventory.clusters import RegisteredCluster
 from domain.inventory.model import Inventory, SharingMode
 from domain.sessions import services as sessions
 from infra.callbacks.verify import CallbackVerifier
+from infra.catalog.crypto import registry_box
 from infra.cluster.kubernetes import (
     KubernetesCluster,
     NodeOperations,
@@ -103,7 +104,9 @@ async def connect_cluster(
     if cluster.kubeconfig_encrypted is None:
         raise ValueError(f"cluster {cluster.id} has no kubeconfig")
     text = secret_box(container).decrypt(cluster.kubeconfig_encrypted)
-    port = await KubernetesCluster.from_kubeconfig(cluster.id, text, name=cluster.name)
+    port = await KubernetesCluster.from_kubeconfig(
+        cluster.id, text, name=cluster.name, open_sealed=registry_box(container).open
+    )
     port.sealed_kubeconfig = cluster.kubeconfig_encrypted  # type: ignore[attr-defined]
     old = container.clusters.get(cluster.id)
     container.clusters.add(port)

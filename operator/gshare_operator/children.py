@@ -339,6 +339,9 @@ def desired_pod(cr: JSON, settings: ChildSettings) -> JSON:
         pod_spec["nodeSelector"] = {HOSTNAME_LABEL: str(spec["node"])}
     if gpu.scheduler_name:
         pod_spec["schedulerName"] = gpu.scheduler_name
+    if spec.get("imagePullSecrets"):
+        # the image's registry credentials (Secrets the control plane writes)
+        pod_spec["imagePullSecrets"] = [{"name": str(n)} for n in spec["imagePullSecrets"]]
     pod = _with_hash(
         {
             "apiVersion": "v1",

@@ -156,3 +156,31 @@ def test_k8s_volumes_1_gives_classes_access_modes_and_group_volumes_read_write_m
         assert {"access_mode", "claims"}.isdisjoint({c for (c,) in columns})
     finally:
         db.drop()
+
+
+def test_k8s_registries_1_leaves_stored_registries_without_credentials() -> None:
+    from tests.support.migrations import execute, fetch
+
+    db = database_at("placement_1")
+    try:
+        # the recorded fill has no registry: two, one global and one of an organisation
+        asyncio.run(
+            execute(
+                db.url,
+                "INSERT INTO registries (id, name, url, organization_id, description, created_at) VALUES "
+                "('00000000-0000-0000-0000-00000000aa01', 'ngc', 'nvcr.io', NULL, '', now()), "
+                "('00000000-0000-0000-0000-00000000aa02', 'harbor', 'https://harbor.example.org', "
+                "(SELECT id FROM organizations ORDER BY id LIMIT 1), '', now())",
+            )
+        )
+        before = asyncio.run(fetch(db.url, "SELECT id, name, url FROM registries ORDER BY id"))
+        assert len(before) == 2
+        migrate.upgrade(db.url, "k8s_registries_1")
+        after = asyncio.run(
+            fetch(db.url, "SELECT id, name, url, username, password_sealed FROM registries ORDER BY id")
+        )
+        assert after == [(*row, None, None) for row in before]
+        migrate.downgrade(db.url, "placement_1")
+        assert asyncio.run(fetch(db.url, "SELECT id, name, url FROM registries ORDER BY id")) == before
+    finally:
+        db.drop()

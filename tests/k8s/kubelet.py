@@ -308,6 +308,12 @@ class Kubelet:
         return True
 
     async def _unschedulable(self, pod: dict[str, Any], message: str) -> None:
+        conditions = (pod.get("status") or {}).get("conditions") or []
+        if any(
+            c.get("type") == "PodScheduled" and c.get("status") == "False" and c.get("message") == message
+            for c in conditions
+        ):
+            return  # as Kubernetes: a condition that does not change is not written again
         await self.core.patch_namespaced_pod_status(
             pod["metadata"]["name"],
             self.namespace,

@@ -389,7 +389,12 @@ class InMemoryCatalog:
         old = self.st.registries.get(registry.id)
         if old is not None:
             self.st.registries[registry.id] = replace(
-                old, name=registry.name, url=registry.url, description=registry.description
+                old,
+                name=registry.name,
+                url=registry.url,
+                description=registry.description,
+                username=registry.username,
+                password_sealed=registry.password_sealed,
             )
 
     async def delete_registry(self, registry_id: UUID) -> None:

@@ -11,6 +11,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     text,
@@ -84,6 +85,9 @@ class RegistryRow(Base):
         ForeignKey("organizations.id", ondelete="CASCADE"), index=True
     )
     description: Mapped[str] = mapped_column(Text, default="")
+    # pull credentials: the user name and the password sealed (Fernet, infra/catalog/crypto.py)
+    username: Mapped[str | None] = mapped_column(String(255))
+    password_sealed: Mapped[bytes | None] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = created_at_column()
 
 

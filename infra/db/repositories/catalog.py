@@ -54,7 +54,7 @@ def _preset(r: PresetRow) -> Preset:
 
 
 def _registry(r: RegistryRow) -> Registry:
-    return Registry(r.id, r.name, r.url, r.created_at, r.organization_id, r.description)
+    return Registry(r.id, r.name, r.url, r.created_at, r.organization_id, r.description, r.username, r.password_sealed)
 
 
 def _image(r: ImageRow) -> Image:
@@ -220,6 +220,8 @@ class SqlCatalogRepository:
                 url=r.url,
                 organization_id=r.organization_id,
                 description=r.description,
+                username=r.username,
+                password_sealed=r.password_sealed,
                 created_at=r.created_at,
             )
         )
@@ -227,7 +229,15 @@ class SqlCatalogRepository:
 
     async def update_registry(self, r: Registry) -> None:
         await self.s.execute(
-            update(RegistryRow).where(RegistryRow.id == r.id).values(name=r.name, url=r.url, description=r.description)
+            update(RegistryRow)
+            .where(RegistryRow.id == r.id)
+            .values(
+                name=r.name,
+                url=r.url,
+                description=r.description,
+                username=r.username,
+                password_sealed=r.password_sealed,
+            )
         )
 
     async def delete_registry(self, registry_id: UUID) -> None:

@@ -244,3 +244,49 @@ async def test_image_update_and_delete_by_who_owns_the_scope(w: World) -> None:
     assert await c.image_delete(w.uow, w.org_admin, o.id) == o and o.id not in w.state.images
     before = w.state.images[p.id]
     assert await c.image_delete(w.uow, w.member, p.id) == before and p.id not in w.state.images
+
+
+def _seal(password: str) -> bytes:
+    """A stand-in for the secret box: reversible, and not the password."""
+    return b"sealed:" + password[::-1].encode()
+
+
+async def test_registry_credentials_are_sealed_both_or_neither_and_never_shown(w: World) -> None:
+    r = await c.registry_create(
+        w.uow, w.root, w.ids, w.clock, name="harbor", url="https://harbor.example.org:8443",
+        username=" robot$ci ", password="p@ss word", seal=_seal,
+    )  # fmt: skip
+    assert (r.username, r.password_sealed, r.has_credentials) == ("robot$ci", b"sealed:drow ss@p", True)
+    assert (r.server, r.pull_secret_name) == ("harbor.example.org:8443", f"registry-{r.id}")
+    assert "sealed" not in repr(r) and "p@ss" not in repr(r)
+    plain = await c.registry_create(w.uow, w.root, w.ids, w.clock, name="ngc", url="nvcr.io")
+    assert (plain.username, plain.password_sealed, plain.has_credentials) == (None, None, False)
+
+    def create(**kw: object) -> object:
+        return c.registry_create(w.uow, w.root, w.ids, w.clock, name="x", url="x.io", **kw)  # type: ignore[arg-type]
+
+    assert await refusal(create(password="secret", seal=_seal)) == (
+        "INVALID_VALUE", "username", "a registry user name is 1-255 characters, without ':' or controls",
+    )  # fmt: skip
+    assert await refusal(create(username="a:b", password="secret", seal=_seal)) == (
+        "INVALID_VALUE", "username", "a registry user name is 1-255 characters, without ':' or controls",
+    )  # fmt: skip
+    for password in (None, "", "two\nlines", "x" * (c.MAX_CREDENTIAL_CHARS + 1)):
+        assert await refusal(create(username="robot", password=password, seal=_seal)) == (
+            "INVALID_VALUE", "password",
+            f"a registry password or token is 1-{c.MAX_CREDENTIAL_CHARS} characters, one line",
+        )  # fmt: skip
+    assert await refusal(create(username="robot", password="secret")) == (
+        "INVALID_VALUE", "password", "this deployment cannot store registry credentials",
+    )  # fmt: skip
+
+    changed = await c.registry_update(w.uow, w.root, r.id, username="robot2", password="new", seal=_seal)
+    assert (changed.username, changed.password_sealed) == ("robot2", b"sealed:wen")
+    kept = await c.registry_update(w.uow, w.root, r.id, description="same credentials")
+    assert (kept.username, kept.password_sealed) == ("robot2", b"sealed:wen")
+    assert await refusal(c.registry_update(w.uow, w.root, r.id, clear_credentials=True, password="x", seal=_seal)) == (
+        "INVALID_VALUE", "clearCredentials", "give new credentials or clear them, not both",
+    )  # fmt: skip
+    cleared = await c.registry_update(w.uow, w.root, r.id, clear_credentials=True)
+    assert (cleared.username, cleared.password_sealed, cleared.has_credentials) == (None, None, False)
+    assert (await c.registry_get(w.uow, w.root, r.id)).has_credentials is False
