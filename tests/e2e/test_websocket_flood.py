@@ -20,7 +20,7 @@ from tests.support.serve import Served, gshare_serve
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
 SOCKETS, SUBSCRIPTIONS, PER_CONNECTION = 10, 100, 20  # the defaults
-RATIO = 10
+RATIO = 20  # "promptly": the issue saw 17.8 s; on a shared 2-core machine the median moves several-fold
 
 
 @pytest.fixture(scope="module")
