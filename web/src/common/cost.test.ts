@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { affordable, estimateCost, holdEstimate, hourlyForRatio } from "./cost";
+import { affordable, classCostRange, estimateCost, holdEstimate, hourlyForRatio } from "./cost";
 
 describe("cost estimate", () => {
   it("charges rate × seconds / 3600 exactly, rounding up to a micro-credit", () => {
@@ -29,5 +29,14 @@ describe("cost estimate", () => {
     expect(affordable(5n, 5n)).toBe(true);
     expect(affordable(4n, 5n)).toBe(false);
     expect(affordable(null, 5n)).toBeNull();
+  });
+});
+
+describe("classCostRange", () => {
+  it("is a range only when the cards of a class cost differently", () => {
+    expect(classCostRange({ low: { micro: "250000" }, high: { micro: "625000" } })).toEqual([250_000n, 625_000n]);
+    expect(classCostRange({ low: { micro: 250000 }, high: { micro: 250000 } })).toBeNull();
+    expect(classCostRange(null)).toBeNull();
+    expect(classCostRange(undefined)).toBeNull();
   });
 });

@@ -36,3 +36,12 @@ export function affordable(availableMicro: bigint | null, holdMicro: bigint): bo
   if (availableMicro == null) return null;
   return availableMicro >= holdMicro;
 }
+
+/** A preset's hourly cost range on a class of cards (the scheduler picks the card, billed at
+ * its rate): [low, high] in micro-credits, or null when it is one price (one model). */
+export function classCostRange(range: { low: { micro: unknown }; high: { micro: unknown } } | null | undefined): [bigint, bigint] | null {
+  if (!range) return null;
+  const low = BigInt(range.low.micro as string | number | bigint);
+  const high = BigInt(range.high.micro as string | number | bigint);
+  return low === high ? null : [low, high];
+}

@@ -266,6 +266,7 @@ export const en = {
   "sessions.cudaBad": "Incompatible: {reason}",
   "sessions.expiry": "Expiry",
   "sessions.estimate": "Estimated cost",
+  "sessions.costRange": "The scheduler picks the card: {low} to {high} credits/h, billed at the rate of the card it is placed on (the estimate and the hold are the dearest card\u2019s).",
   "sessions.pickOffering": "Choose an offering to see the cost",
   "sessions.holdHint": "{amount} credits are held from your wallet when it starts (the first hour or the expiry, whichever is shorter).",
   "sessions.volumes": "Volumes",

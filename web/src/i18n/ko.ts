@@ -268,6 +268,7 @@ export const ko: Record<MessageKey, string> = {
   "sessions.cudaBad": "호환되지 않음: {reason}",
   "sessions.expiry": "만료",
   "sessions.estimate": "예상 비용",
+  "sessions.costRange": "스케줄러가 카드를 고릅니다: 시간당 {low}~{high} 크레딧, 배치된 카드의 요금으로 청구됩니다 (예상 비용과 보류액은 가장 비싼 카드 기준).",
   "sessions.pickOffering": "상품을 고르면 비용이 표시됩니다",
   "sessions.holdHint": "시작할 때 지갑에서 {amount} 크레딧을 예치합니다 (1시간과 만료 중 짧은 기간).",
   "sessions.volumes": "볼륨",

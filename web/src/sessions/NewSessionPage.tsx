@@ -9,7 +9,7 @@ import { useFieldErrors } from "../common/errors";
 import { formatCredits, formatMib, microToCredits } from "../common/format";
 import { GeneralErrors, PageHeader } from "../common/ui";
 import { useOfferings } from "../common/options";
-import { holdEstimate } from "../common/cost";
+import { classCostRange, holdEstimate } from "../common/cost";
 import { SessionCreateDocument } from "./documents";
 import { EXPIRIES } from "./expiries";
 import { validateSessionDraft, EXPIRY_SECONDS, type MountDraft } from "./sessionDraft";
@@ -33,6 +33,14 @@ const NewSessionChoicesDocument = graphql(`
           hourlyCost {
             micro
             credits
+          }
+        }
+        hourlyCostRange(offeringId: $offeringId) @include(if: $withOffering) {
+          low {
+            micro
+          }
+          high {
+            micro
           }
         }
       }
@@ -136,6 +144,9 @@ export default function NewSessionPage() {
     return offering ? BigInt(Math.round(Number(offering.hourlyRate.credits) * 1_000_000)) * BigInt(chosenBundle.gpus) : null;
   }, [mode, preset, chosenBundle, offering]);
   const hold = hourlyMicro == null ? null : holdEstimate(hourlyMicro, EXPIRY_SECONDS[expiry]);
+  // A class of cards: billed at the rate of the card it is placed on, so a range (the hold and
+  // the estimate above are the dearest card's).
+  const costRange = mode === "preset" ? classCostRange(preset?.hourlyCostRange) : null;
 
   const applyTemplate = (id: string | null) => {
     setTemplateId(id);
@@ -265,6 +276,14 @@ export default function NewSessionPage() {
               <Text size="xl" fw={700} data-testid="cost-estimate">
                 {hourlyMicro == null ? t("sessions.pickOffering") : hourlyMicro === 0n ? t("presets.free") : t("credits.perHour", { amount: formatCredits(microToCredits(hourlyMicro), language) })}
               </Text>
+              {costRange && (
+                <Text size="sm" data-testid="cost-range">
+                  {t("sessions.costRange", {
+                    low: formatCredits(microToCredits(costRange[0]), language),
+                    high: formatCredits(microToCredits(costRange[1]), language),
+                  })}
+                </Text>
+              )}
               {hold != null && hold > 0n && (
                 <Text size="sm" c="dimmed">
                   {t("sessions.holdHint", { amount: formatCredits(microToCredits(hold), language) })}
