@@ -19,7 +19,7 @@ install-dev: $(BIN)/python
 ## node_modules/.package-lock.json), then `npm run build` (codegen, tsc, vite) when web/dist is
 ## missing or older than any source, the lockfile or schema.graphql.
 WEB_SOURCES := $(shell find web/src web/public -type f -not -path 'web/src/gql/*' 2>/dev/null) \
-	web/index.html web/package.json web/vite.config.ts web/codegen.ts web/tsconfig.json schema.graphql
+	web/index.html web/graphiql.html web/package.json web/vite.config.ts web/codegen.ts web/tsconfig.json schema.graphql
 
 ## The console is built with Node.js and npm (the versions web/package.json's "engines" names):
 ## checked first, with a message saying what to install instead of npm's own errors.

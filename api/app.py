@@ -80,11 +80,20 @@ def _bearer(value: str | None) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
+GRAPHIQL_NOT_BUILT = (
+    "<!doctype html><meta charset=utf-8><title>gshare GraphiQL</title>"
+    "<p>GraphiQL is built with the web console and served from it (no CDN, so it works without "
+    "internet): run <code>make web</code> and reload. The API answers here meanwhile: "
+    '<code>POST /graphql</code> with a JSON body <code>{"query": "{ me { username } }"}</code>.</p>'
+)
+
+
 class GShareGraphQL(GraphQL[Context, None]):
     graphql_transport_ws_handler_class = GShareTransportWSHandler
 
-    def __init__(self, container: Container, **kwargs: Any) -> None:
+    def __init__(self, container: Container, *, graphiql_page: Path | None = None, **kwargs: Any) -> None:
         settings = container.settings
+        self.graphiql_page = graphiql_page
         super().__init__(
             build_schema(
                 max_depth=settings.max_query_depth,
@@ -152,8 +161,12 @@ class GShareGraphQL(GraphQL[Context, None]):
             return graphql_refusal(503, RequestErrorCode.SERVICE_UNAVAILABLE, UNAVAILABLE_MESSAGE)
 
     async def render_graphql_ide(self, request: Request) -> Response:  # type: ignore[override]
-        """GraphiQL's page (its inline script allowed by hash, its CDN files by exact URL)."""
-        page = self.graphql_ide_html
+        """GraphiQL's page from the console's build (web/dist/graphiql.html and its assets, all
+        same-origin: it loads nothing from the internet), or a page saying how to build it."""
+        if self.graphiql_page is not None and self.graphiql_page.is_file():
+            page = self.graphiql_page.read_text()
+        else:
+            page = GRAPHIQL_NOT_BUILT
         return HTMLResponse(page, headers={"content-security-policy": page_policy(page)})
 
     def decode_json(self, data: str | bytes) -> object:
@@ -250,7 +263,7 @@ def _landing() -> HTMLResponse:
 
 def create_app(container: Container, web_dist: Path = WEB_DIST) -> Starlette:
     settings = container.settings
-    graphql_app = GShareGraphQL(container)
+    graphql_app = GShareGraphQL(container, graphiql_page=web_dist / "graphiql.html")
 
     async def healthz(_: Request) -> Response:
         return JSONResponse({"status": "ok"})

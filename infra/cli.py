@@ -31,6 +31,10 @@ def _logging(level: str) -> None:
 
     install_log_record_factory()
     logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s%(request_tag)s: %(message)s")
+    if logging.getLogger().level >= logging.INFO:
+        # the embedded server's initdb/pg_ctl transcripts and each migration's name: below INFO
+        for noisy in ("pgserver", "alembic", "httpx"):
+            logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
 # ---------------------------------------------------------------- serve
@@ -52,9 +56,8 @@ async def _serve(settings: Settings) -> int:
     container = build_container(settings, url)
     workers = None
     try:
-        await ensure_bootstrap_admin(container)
-        if settings.demo and settings.embedded:
-            await seed_demo(container)
+        admin_password = await ensure_bootstrap_admin(container)
+        seeded = settings.demo and settings.embedded and await seed_demo(container)
         if not settings.redis_url:
             # embedded default: the background actors and the periodic scheduler run in this
             # process (dramatiq StubBroker + Worker); with Redis they run in `gshare worker`
@@ -75,7 +78,10 @@ async def _serve(settings: Settings) -> int:
         )
         server = uvicorn.Server(config)
         mode = "embedded PostgreSQL" if settings.embedded else "PostgreSQL"
-        print(f"gshare: serving on http://{settings.host}:{settings.port}/ ({mode}); GraphiQL at /graphql", flush=True)
+        log.info("serving on http://%s:%s/ (%s)", settings.host, settings.port, mode)
+        announce = asyncio.create_task(
+            _announce(server, settings, admin_password, seed_activity=bool(seeded and admin_password))
+        )
         if workers is not None:
             # uvicorn re-raises SIGTERM/SIGINT once it has shut down, which would end the process
             # before the in-process workers finish their messages; a no-op handler makes it
@@ -86,11 +92,42 @@ async def _serve(settings: Settings) -> int:
                 signal.signal(sig, lambda *_: None)
         _tune_gc()
         await server.serve()
+        if not announce.done():
+            announce.cancel()
+            await asyncio.gather(announce, return_exceptions=True)
     finally:
         if workers is not None:
             await workers.stop(timeout_seconds=10)
         await container.aclose()
     return 0
+
+
+async def _announce(server: Any, settings: Settings, admin_password: str | None, *, seed_activity: bool) -> None:
+    """Once the server answers: on a first start with the demo, seed its member, credits and
+    sessions through the API (infra.demo_activity); then print where gshare is and the accounts
+    created, as the last lines, below the start-up logs."""
+    from infra.demo_activity import DemoSeedError, seed_demo_activity
+    from infra.startup import credentials_banner
+
+    while not server.started:  # noqa: ASYNC110 (uvicorn offers a flag, not an event)
+        await asyncio.sleep(0.05)
+    host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host  # noqa: S104 (a comparison)
+    member = None
+    try:
+        if seed_activity and admin_password is not None:
+            try:
+                seeded = await seed_demo_activity(f"http://{host}:{settings.port}", admin_password)
+                member = (seeded.username, seeded.password)
+            except (DemoSeedError, OSError) as exc:
+                log.warning("the demo's member and sessions were not seeded: %s", exc)
+    finally:  # also when stopped while seeding: a generated admin password is shown this once
+        banner = credentials_banner(
+            f"http://{settings.host}:{settings.port}/",
+            admin_password=admin_password,
+            from_env=settings.bootstrap_admin_password is not None,
+            member=member,
+        )
+        print(banner, flush=True)
 
 
 def _tune_gc() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import sys
 
 from domain.tenancy import services as tenancy
 from infra.bootstrap import Container
@@ -37,8 +36,9 @@ async def resolve_database(settings: Settings) -> str:
     return settings.database_url
 
 
-async def ensure_bootstrap_admin(container: Container, out: object = sys.stdout) -> None:
-    """Create the `admin` super_admin on first start; print a generated password once."""
+async def ensure_bootstrap_admin(container: Container) -> str | None:
+    """Create the `admin` super_admin on first start. Returns its password when it was created
+    just now (generated, or GSHARE_BOOTSTRAP_ADMIN_PASSWORD), None when it already existed."""
     configured = container.settings.bootstrap_admin_password
     password = configured.get_secret_value() if configured else secrets.token_urlsafe(15)
     async with container.uow() as uow:
@@ -46,17 +46,27 @@ async def ensure_bootstrap_admin(container: Container, out: object = sys.stdout)
             uow, container.ids, container.clock, container.hasher, admin_password=password
         )
         await uow.commit()
-    if admin is None:
-        return
-    if configured:
-        print("gshare: created super_admin 'admin' with the password from GSHARE_BOOTSTRAP_ADMIN_PASSWORD", file=out)  # type: ignore[call-overload]
-    else:
-        print(  # type: ignore[call-overload]
-            "\n"
-            "  gshare: created the super_admin account\n"
-            f"    username: admin\n    password: {password}\n"
-            "  This password is shown once. Change it after signing in, or reset it with\n"
-            "  `gshare user set-password admin`.\n",
-            file=out,
-            flush=True,
-        )
+    return None if admin is None else password
+
+
+def credentials_banner(
+    url: str, *, admin_password: str | None, from_env: bool, member: tuple[str, str] | None = None
+) -> str:
+    """What `gshare serve` prints last, once the server answers: where it is and, on the first
+    start, the accounts it created (a generated password is shown this once)."""
+    lines = ["", f"  gshare is ready: {url}  (GraphiQL at {url}graphql)"]
+    if admin_password is not None:
+        shown = "(from GSHARE_BOOTSTRAP_ADMIN_PASSWORD)" if from_env else admin_password
+        lines += ["  super_admin account:", "    username: admin", f"    password: {shown}"]
+    if member is not None:
+        lines += [
+            "  demo member account (Demo University, group ML-Lab, 100 credits):",
+            f"    username: {member[0]}",
+            f"    password: {member[1]}",
+        ]
+    if (admin_password is not None and not from_env) or member is not None:
+        lines += [
+            "  These passwords are shown once. Change them after signing in, or reset one with",
+            "  `gshare user set-password USERNAME`.",
+        ]
+    return "\n".join(lines) + "\n"

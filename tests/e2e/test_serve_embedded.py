@@ -100,5 +100,48 @@ def test_second_start_keeps_data_and_prints_no_new_password(tmp_path: Path) -> N
                 p=first.admin_password,
             )
             assert data["login"]["errors"] == []
-    assert "created super_admin" in first_log
-    assert "created super_admin" not in again.log.read_text()
+    assert "super_admin account:" in first_log and "username: admin" in first_log
+    second_log = again.log.read_text()
+    assert "gshare is ready:" in second_log and "password:" not in second_log
+
+
+def test_first_start_seeds_a_living_demo_and_prints_the_accounts_last(served: Served) -> None:
+    """Issue 18: a fresh `gshare serve` is usable as shipped. Its last lines name the URL and the
+    accounts; the demo member signs in with the printed password and finds credits (system →
+    organisation → group → wallet), the group's policy and budget, and sessions that ran, run
+    and wait; nothing else is printed after the banner."""
+    accounts = served.printed_accounts()
+    assert set(accounts) == {"admin", "demo"}
+    log = served.log.read_text()
+    tail = log[log.rindex("gshare is ready:") :]
+    assert "username: demo" in tail and "username: admin" in tail
+    assert not [line for line in tail.splitlines() if " INFO " in line], tail  # the banner comes last
+    with httpx.Client(base_url=served.url) as member:
+        data = gql(
+            member,
+            "mutation($u: String!, $p: String!) { login(input: {username: $u, password: $p}) { errors { code } } }",
+            u="demo",
+            p=accounts["demo"],
+        )
+        assert data["login"]["errors"] == []
+        me = gql(member, "{ me { username activeGroup { name } } }")["me"]
+        assert me == {"username": "demo", "activeGroup": {"name": "ML-Lab"}}
+        sessions = gql(member, "{ mySessions { nodes { name state } } }")["mySessions"]["nodes"]
+        assert {s["name"]: s["state"] for s in sessions} == {
+            "first-notebook": "STOPPED",
+            "pytorch-lab": "RUNNING",
+            "a30-pair": "QUEUED",
+        }
+        policy = gql(member, "{ effectivePolicy { maxSessionSeconds { value } } }")["effectivePolicy"]
+        assert policy["maxSessionSeconds"]["value"] == 7 * 24 * 3600
+        gate = gql(member, "{ budgetGate { allowed statuses { scopeName } } }")["budgetGate"]
+        assert gate["allowed"] and [s["scopeName"] for s in gate["statuses"]] == ["ML-Lab"]
+    with httpx.Client(base_url=served.url) as admin:
+        gql(
+            admin,
+            'mutation($p: String!) { login(input: {username: "admin", password: $p}) { errors { code } } }',
+            p=served.admin_password,
+        )
+        ledger = gql(admin, "{ ledgerHistory(kind: ALLOCATION, first: 10) { nodes { amount { micro } } } }")
+        allocations = [n["amount"]["micro"] for n in ledger["ledgerHistory"]["nodes"]]
+        assert sorted(int(a) for a in allocations) == [100_000_000, 400_000_000, 1_000_000_000]

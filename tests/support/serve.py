@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -30,6 +31,20 @@ class Served:
     log: Path
     pid: int = 0
     process: subprocess.Popen[bytes] | None = None
+
+    def printed_accounts(self, timeout: float = 90) -> dict[str, str]:
+        """The accounts `gshare serve` printed in its closing banner (username → password),
+        waiting for it: on a first start with the demo it comes once the demo is seeded."""
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.log.read_text()
+            if "gshare is ready:" in text:
+                banner = text[text.rindex("gshare is ready:") :]  # printed whole, in one write
+                users = re.findall(r"^ +username: (\S+)\n +password: (.+)$", banner, re.MULTILINE)
+                return {u: pw.strip() for u, pw in users}
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"gshare serve printed no accounts:\n{text[-4000:]}")
+            time.sleep(0.2)
 
 
 @contextmanager

@@ -46,6 +46,10 @@ async def console(container: Any, tmp_path: Path) -> AsyncIterator[httpx.AsyncCl
     (tmp_path / "index.html").write_text(
         '<!doctype html><title>gshare</title><div id=root></div><script type=module src="/assets/i.js"></script>'
     )
+    (tmp_path / "graphiql.html").write_text(
+        "<!doctype html><title>gshare GraphiQL</title><div id=graphiql></div>"
+        '<script type=module crossorigin src="/assets/g.js"></script><link rel=stylesheet href="/assets/g.css">'
+    )
     async with client_of(create_app(container, web_dist=tmp_path)) as client:
         yield client
 
@@ -121,7 +125,20 @@ async def test_every_html_page_carries_the_security_headers(
         assert page.status_code == 200, page.request.url
         assert_safe_html_page(page)
     graphiql = pages[3]
-    assert inline_scripts(graphiql.text), "GraphiQL's page has its inline script (allowed by hash)"
+    assert "make web" in graphiql.text, "no console built: GraphiQL's page says how to build it"
+    built = await console.get("/graphql", headers={"accept": "text/html"})
+    assert built.status_code == 200 and "/assets/g.js" in built.text
+    assert_safe_html_page(built)
+
+
+async def test_graphiql_loads_nothing_from_another_origin(console: httpx.AsyncClient) -> None:
+    """Issue 18: GraphiQL is served from the console's own build, so it works air-gapped; its
+    page's policy allows scripts and styles from this origin only."""
+    page = await console.get("/graphql", headers={"accept": "text/html"})
+    assert "https://" not in page.text and "http://" not in page.text
+    csp = policy(page)
+    assert csp["script-src"] == ["'self'"] and csp["style-src"] == ["'self'", "'unsafe-inline'"]
+    assert csp["connect-src"] == ["'self'"]
 
 
 async def test_every_other_answer_is_not_sniffed_or_framed(console: httpx.AsyncClient) -> None:

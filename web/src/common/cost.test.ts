@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { affordable, classCostRange, estimateCost, holdEstimate, hourlyForRatio } from "./cost";
+import { affordable, classCostRange, estimateCost, holdEstimate, hourlyForRatio, liveCostMicro } from "./cost";
 
 describe("cost estimate", () => {
   it("charges rate × seconds / 3600 exactly, rounding up to a micro-credit", () => {
@@ -38,5 +38,17 @@ describe("classCostRange", () => {
     expect(classCostRange({ low: { micro: 250000 }, high: { micro: 250000 } })).toBeNull();
     expect(classCostRange(null)).toBeNull();
     expect(classCostRange(undefined)).toBeNull();
+  });
+});
+
+describe("live cost", () => {
+  it("ticks with the seconds since the status arrived while running, floored like the meter", () => {
+    const rate = 1_000_000n; // 1 credit/h
+    expect(liveCostMicro(rate, 75, 0, true)).toBe(20_833n); // 75 s: 0.0208…
+    expect(liveCostMicro(rate, 75, 45, true)).toBe(33_333n); // 120 s later in the browser
+    expect(liveCostMicro(rate, 75, 45, false)).toBe(20_833n); // paused: the clock stands
+    expect(liveCostMicro(rate, 0, 3600, true)).toBe(rate);
+    expect(liveCostMicro(0n, 100, 100, true)).toBe(0n);
+    expect(liveCostMicro(rate, 10, -5, true)).toBe(2_777n); // a clock going back never lowers it
   });
 });

@@ -45,3 +45,13 @@ export function classCostRange(range: { low: { micro: unknown }; high: { micro: 
   const high = BigInt(range.high.micro as string | number | bigint);
   return low === high ? null : [low, high];
 }
+
+/** A running session's cost at this moment, ticking between the server's answers: the
+ * server's running seconds when the status arrived plus the seconds since (only while
+ * RUNNING: a paused or queued session's clock stands still), at the session's hourly cost,
+ * floored to a micro-credit as the meter does. */
+export function liveCostMicro(hourlyMicro: bigint, runningSecondsAtReceipt: number, secondsSinceReceipt: number, running: boolean): bigint {
+  const seconds = Math.max(0, Math.floor(runningSecondsAtReceipt + (running ? Math.max(0, secondsSinceReceipt) : 0)));
+  if (hourlyMicro <= 0n) return 0n;
+  return (hourlyMicro * BigInt(seconds)) / 3600n;
+}

@@ -1,13 +1,15 @@
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { Alert, Anchor, Badge, Button, Card, Code, Group, Loader, Progress, Select, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
-import { useMutation, useSubscription } from "urql";
+import { useMutation, useQuery, useSubscription } from "urql";
 import { Link, useParams } from "wouter";
 import type { Expiry, SessionFieldsFragment } from "../gql/graphql";
 import { useLanguage } from "../i18n";
 import { useFieldErrors } from "../common/errors";
-import { formatCredits, formatDateTime, formatMib } from "../common/format";
+import { formatCredits, formatDateTime, formatMib, microToCredits } from "../common/format";
+import { liveCostMicro } from "../common/cost";
 import { GeneralErrors, PageHeader } from "../common/ui";
 import {
+  SessionChargedQuery,
   SessionExtendDocument,
   SessionPauseDocument,
   SessionResumeDocument,
@@ -55,6 +57,42 @@ function Remaining({ s }: { s: SessionFieldsFragment }) {
   );
 }
 
+/** "Cost so far", moving every second while the session runs (from the running seconds the
+ * server last reported), and what the meter has charged, re-read every 15 s while running. */
+function CostSoFar({ s }: { s: SessionFieldsFragment }) {
+  const { t, language } = useLanguage();
+  const running = s.state === "RUNNING";
+  const now = useNow();
+  const [charged, refetchCharged] = useQuery({ query: SessionChargedQuery, variables: { id: s.id }, requestPolicy: "network-only" });
+  useEffect(() => {
+    if (!running) return;
+    const id = setInterval(() => refetchCharged({ requestPolicy: "network-only" }), 15_000);
+    return () => clearInterval(id);
+  }, [running, refetchCharged]);
+  const fresh = charged.data?.node?.__typename === "Session" ? charged.data.node : null;
+  // the newest running-seconds reading (each status push, each charged re-read) and when it came
+  const reading = useMemo(
+    () => ({ seconds: Math.max(s.runningSeconds, fresh?.runningSeconds ?? 0), at: Date.now() }),
+    [s, fresh],
+  );
+  const hourly = s.gpu ? BigInt(s.gpu.hourlyCost.micro) : 0n;
+  const cost = liveCostMicro(hourly, reading.seconds, (now - reading.at) / 1000, running);
+  return (
+    <Card withBorder>
+      <Text size="sm" c="dimmed">
+        {t("sessions.cost")}
+      </Text>
+      <Text fw={700} size="xl" data-testid="cost-so-far" data-micro={cost.toString()}>
+        {formatCredits(microToCredits(cost), language)}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {s.gpu ? t("credits.perHour", { amount: formatCredits(s.gpu.hourlyCost.credits, language) }) : t("presets.free")} ·{" "}
+        <span data-testid="charged">{t("sessions.charged", { amount: formatCredits(fresh?.charged.credits ?? s.charged.credits, language) })}</span>
+      </Text>
+    </Card>
+  );
+}
+
 const ENDPOINTS = [
   ["jupyterlab", "JupyterLab"],
   ["vscode", "VS Code"],
@@ -62,7 +100,7 @@ const ENDPOINTS = [
 ] as const;
 
 export default function SessionPage() {
-  const { t, language } = useLanguage();
+  const { t } = useLanguage();
   const id = decodeURIComponent(useParams<{ id: string }>().id);
   const [status] = useSubscription({ query: SessionStatusSubscription, variables: { id } });
   const [samples, setSamples] = useState<Sample[]>([]);
@@ -192,18 +230,7 @@ export default function SessionPage() {
           )}
           <GeneralErrors messages={extendErrors.general} />
         </Card>
-        <Card withBorder>
-          <Text size="sm" c="dimmed">
-            {t("sessions.cost")}
-          </Text>
-          <Text fw={700} size="xl" data-testid="cost-so-far">
-            {formatCredits(s.costSoFar.credits, language)}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {s.gpu ? t("credits.perHour", { amount: formatCredits(s.gpu.hourlyCost.credits, language) }) : t("presets.free")} ·{" "}
-            {t("sessions.charged", { amount: formatCredits(s.charged.credits, language) })}
-          </Text>
-        </Card>
+        <CostSoFar s={s} />
         <Card withBorder>
           <Text size="sm" c="dimmed">
             {t("sessions.resources")}

@@ -90,6 +90,22 @@ export const SessionStatusSubscription = graphql(`
   }
 `);
 
+/** What the meter has charged so far, re-read while the session runs (the meter charges each
+ * minute and publishes no status change for it). */
+export const SessionChargedQuery = graphql(`
+  query SessionCharged($id: ID!) {
+    node(id: $id) {
+      ... on Session {
+        id
+        runningSeconds
+        charged {
+          credits
+        }
+      }
+    }
+  }
+`);
+
 export const SessionUsageSubscription = graphql(`
   subscription SessionUsageLive($sessionId: ID!) {
     sessionUsage(sessionId: $sessionId) {

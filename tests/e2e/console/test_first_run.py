@@ -1,0 +1,121 @@
+"""Issue 18, Must show 1: a fresh `gshare serve` (README command 1) is usable as shipped, in
+Debian's Chromium. The member whose credentials the serve printed signs in and starts a GPU
+session with no other set-up; the session page's cost rises while it runs; GraphiQL loads from
+the server itself and runs a query while every request to anything but 127.0.0.1 is blocked."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.support.serve import Served, gshare_serve
+
+from .conftest import ensure_console_built
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Served]:
+    ensure_console_built()
+    with gshare_serve(tmp_path_factory.mktemp("first-run")) as s:
+        yield s
+
+
+def shot(page: Any, screenshots: Path, name: str) -> None:
+    page.screenshot(path=str(screenshots / f"{name}.png"), full_page=True)
+
+
+def offline_context(browser: Any, blocked: list[str], **kwargs: Any) -> Any:
+    """A browser context that can reach 127.0.0.1 only: any other host is aborted (and noted)."""
+    ctx = browser.new_context(**kwargs)
+
+    def gate(route: Any) -> None:
+        if urlsplit(route.request.url).hostname == "127.0.0.1":
+            route.continue_()
+        else:
+            blocked.append(route.request.url)
+            route.abort()
+
+    ctx.route("**/*", gate)
+    return ctx
+
+
+def test_the_printed_member_starts_a_session_and_its_cost_rises(browser: Any, fresh: Served, screenshots: Path) -> None:
+    accounts = fresh.printed_accounts()
+    assert "demo" in accounts, fresh.log.read_text()[-3000:]
+    blocked: list[str] = []
+    ctx = offline_context(browser, blocked, locale="en-US", viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(fresh.url + "/")
+    page.get_by_label("Username", exact=True).fill("demo")
+    page.get_by_label("Password", exact=True).fill(accounts["demo"])
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    page.get_by_test_id("dashboard").wait_for()
+    page.wait_for_function("() => document.querySelector('[data-testid=active-group]')?.value?.endsWith('/ ML-Lab')")
+    shot(page, screenshots, "first-run-dashboard")
+
+    # a GPU session, straight away: credits, policy and active group came with the demo
+    page.get_by_test_id("nav-/sessions").click()
+    page.get_by_test_id("session-new").click()
+    page.get_by_label("Name", exact=True).fill("my-first-gpu")
+    page.get_by_test_id("offering-select").click()
+    page.get_by_role("option", name=re.compile("A100-80GB")).click()
+    page.get_by_test_id("preset-select").click()
+    page.get_by_role("option", name=re.compile("^GPU S")).click()
+    page.get_by_test_id("image-select").click()
+    page.get_by_role("option", name=re.compile("PyTorch")).click()
+    page.get_by_test_id("session-submit").click()
+    page.get_by_test_id("session-page").wait_for()
+    page.get_by_test_id("session-state").get_by_text("Running").wait_for(timeout=60_000)
+
+    cost = page.get_by_test_id("cost-so-far")
+    page.wait_for_function(
+        "() => BigInt(document.querySelector('[data-testid=cost-so-far]').dataset.micro) > 0n", timeout=30_000
+    )
+    first = int(cost.get_attribute("data-micro") or 0)
+    shown_first = cost.inner_text()
+    page.wait_for_function(
+        f"() => BigInt(document.querySelector('[data-testid=cost-so-far]').dataset.micro) > {first}n + 100n",
+        timeout=30_000,
+    )
+    assert cost.inner_text() != shown_first  # what the member reads moves too
+    shot(page, screenshots, "first-run-session-cost")
+    assert errors == [] and blocked == [], (errors, blocked)
+    ctx.close()
+
+
+def test_graphiql_runs_a_query_with_the_internet_blocked(browser: Any, fresh: Served, screenshots: Path) -> None:
+    blocked: list[str] = []
+    ctx = offline_context(browser, blocked, locale="en-US", viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # signed in (the session cookie, as after the console's sign-in), GraphiQL's own query runs
+    accounts = fresh.printed_accounts()
+    signed = ctx.request.post(
+        fresh.url + "/graphql",
+        data={
+            "query": 'mutation($p: String!) { login(input: {username: "demo", password: $p}) { errors { code } } }',
+            "variables": {"p": accounts["demo"]},
+        },
+    )
+    assert signed.json()["data"]["login"]["errors"] == []
+    page.goto(fresh.url + "/graphql")
+    run = page.locator(".graphiql-execute-button")
+    run.wait_for(timeout=30_000)
+    page.get_by_text("displayName").first.wait_for()  # the default query is in the editor
+    run.click()
+    result = page.locator(".graphiql-response")
+    result.get_by_text(re.compile('"username": "demo"')).wait_for(timeout=30_000)
+    assert '"displayName": "Demo Member"' in result.inner_text()
+    shot(page, screenshots, "graphiql-offline")
+    assert errors == [] and blocked == [], (errors, blocked)
+    ctx.close()
