@@ -1,0 +1,194 @@
+"""Credits use cases pinned to their exact refusals and rows (in-memory adapters): bulk member
+allocation, a wallet's holds, history views, hold renewal and charging, refill schedules (the
+default anchor, the memo, a paused schedule skipped, not the end of the run), budget admins,
+scope names in budget statuses, and the CSV cells of an unattributed transfer."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import UTC, datetime
+from uuid import UUID
+
+import pytest
+
+from domain.common.errors import DomainError
+from domain.credits import services as svc
+from domain.credits.budgets import BudgetAction, BudgetScope, BudgetScopeKind
+from domain.credits.model import AccountRef
+from domain.credits.ports import TransferQuery
+from domain.credits.refills import RefillCadence, RefillMode
+from domain.policies.model import ScopeChain
+from infra.credits.memory import InMemoryBudgets, InMemoryLedger, InMemoryRefillSchedules
+from tests.unit.credits.test_ledger import C, fund
+from tests.unit.credits.world import World
+
+
+def at(day: int, month: int = 1, hour: int = 12) -> datetime:
+    return datetime(2026, month, day, hour, tzinfo=UTC)
+
+
+async def refused(coro: object) -> tuple[str, str | None, str]:
+    with pytest.raises(DomainError) as err:
+        await coro  # type: ignore[misc]
+    return err.value.code.value, err.value.field, err.value.message
+
+
+async def test_bulk_allocation_needs_a_group_admin_and_members_and_keeps_the_memo() -> None:
+    w, ledger = World(), InMemoryLedger()
+    await fund(w, ledger)
+    a = dict(ledger=ledger, directory=w.directory, clock=w.clock, ids=w.ids)
+    assert await refused(
+        svc.allocate_to_group_members(w.member(), **a, group_id=w.group, amount_micro=C, idempotency_key="b")  # type: ignore[arg-type]
+    ) == ("PERMISSION_DENIED", None, "only an admin of the group may allocate to its members")
+    empty = UUID(int=99)
+    w.directory.add_group(empty, w.org)
+    assert await refused(
+        svc.allocate_to_group_members(w.org_admin, **a, group_id=empty, amount_micro=C, idempotency_key="b")  # type: ignore[arg-type]
+    ) == ("INVALID_TRANSFER", "groupId", "the group has no members")
+    results = await svc.allocate_to_group_members(
+        w.group_admin,
+        **a,
+        group_id=w.group,
+        amount_micro=C,
+        idempotency_key="b",
+        memo="welcome",  # type: ignore[arg-type]
+    )
+    assert len(results) == 3
+    assert {r.transfer.memo for r in results} == {"welcome"}
+    assert {r.transfer.actor_id for r in results} == {w.admin_user}
+    plain = await svc.allocate_to_group_members(
+        w.group_admin,
+        **a,
+        group_id=w.group,
+        amount_micro=C,
+        idempotency_key="c",  # type: ignore[arg-type]
+    )
+    assert {r.transfer.memo for r in plain} == {""}
+
+
+async def test_a_wallets_holds_open_ones_by_default_for_its_owner_and_the_admins_above() -> None:
+    w, ledger = World(), InMemoryLedger()
+    await fund(w, ledger, alice=100)
+    first = await svc.reserve_hold(ledger, w.clock, w.ids, chain=w.chain(), amount_micro=C, idempotency_key="h1")
+    second = await svc.reserve_hold(ledger, w.clock, w.ids, chain=w.chain(), amount_micro=C, idempotency_key="h2")
+    await svc.release_hold(ledger, w.clock, hold_id=first.hold.id)
+    assert [h.id for h in await svc.wallet_holds(w.member(), ledger, w.directory, w.alice)] == [second.hold.id]
+    every = await svc.wallet_holds(w.group_admin, ledger, w.directory, w.alice, open_only=False)
+    assert {h.id for h in every} == {first.hold.id, second.hold.id}
+    assert await refused(svc.wallet_holds(w.member(w.bob), ledger, w.directory, w.alice)) == (
+        "NOT_FOUND", "userId", "account not found",
+    )  # fmt: skip
+
+
+async def test_history_of_an_account_out_of_sight_answers_not_found_and_all_of_it_needs_a_super_admin() -> None:
+    w, ledger = World(), InMemoryLedger()
+    await fund(w, ledger, alice=1)
+    query = TransferQuery(account=AccountRef.user(w.alice))
+    assert await refused(svc.ledger_history(w.member(w.bob), ledger, w.directory, query)) == (
+        "NOT_FOUND", "account", "account not found",
+    )  # fmt: skip
+    assert await refused(svc.ledger_history(w.org_admin, ledger, w.directory, TransferQuery())) == (
+        "PERMISSION_DENIED", "account", "name an account to see its history",
+    )  # fmt: skip
+    assert len(await svc.ledger_history(w.member(), ledger, w.directory, query)) == 1
+
+
+async def test_holds_renew_to_zero_but_not_below_and_an_unknown_hold_is_not_found() -> None:
+    w, ledger = World(), InMemoryLedger()
+    await fund(w, ledger, alice=100)
+    held = await svc.reserve_hold(ledger, w.clock, w.ids, chain=w.chain(), amount_micro=5 * C, idempotency_key="h")
+    renewed = await svc.renew_hold(ledger, w.clock, hold_id=held.hold.id, amount_micro=0)
+    assert renewed.amount_micro == 0
+    assert await refused(svc.renew_hold(ledger, w.clock, hold_id=held.hold.id, amount_micro=-1)) == (
+        "INVALID_TRANSFER", "amount", "a hold cannot be negative",
+    )  # fmt: skip
+    missing = svc.charge_hold(ledger, w.clock, w.ids, hold_id=UUID(int=5), amount_micro=C, idempotency_key="c")
+    assert await refused(missing) == ("NOT_FOUND", "holdId", "hold not found")
+
+
+async def test_refill_schedules_refusals_default_anchor_memo_and_a_paused_one_skipped() -> None:
+    w, ledger = World(), InMemoryLedger()
+    await fund(w, ledger, org=5000, group=4000)
+    refills = InMemoryRefillSchedules(ledger)
+    common = dict(refills=refills, directory=w.directory, clock=w.clock, ids=w.ids)
+    assert await refused(
+        svc.create_refill_schedule(
+            w.member(), **common, source=AccountRef.group(w.group), mode=RefillMode.GRANT,  # type: ignore[arg-type]
+            amount_micro=C, cadence=RefillCadence.DAILY, members_of_group=w.group,
+        )
+    ) == ("PERMISSION_DENIED", "source", "only an admin of the source may schedule refills")  # fmt: skip
+    code, field, _ = await refused(
+        svc.create_refill_schedule(
+            w.group_admin, **common, source=AccountRef.group(w.group), mode=RefillMode.GRANT,  # type: ignore[arg-type]
+            amount_micro=C, cadence=RefillCadence.DAILY, target=AccountRef.user(w.carol),
+        )
+    )  # fmt: skip
+    assert (code, field) == ("INVALID_TRANSFER", "target")
+    w.clock.set(at(15))
+    paused = await svc.create_refill_schedule(
+        w.org_admin, **common, source=AccountRef.organization(w.org), mode=RefillMode.GRANT,  # type: ignore[arg-type]
+        amount_micro=C, cadence=RefillCadence.MONTHLY, target=AccountRef.group(w.other_group),
+    )  # fmt: skip
+    monthly = await svc.create_refill_schedule(
+        w.group_admin, **common, source=AccountRef.group(w.group), mode=RefillMode.TOP_UP,  # type: ignore[arg-type]
+        amount_micro=3 * C, cadence=RefillCadence.MONTHLY, target=AccountRef.user(w.alice),
+    )  # fmt: skip
+    assert monthly.anchor_day == 1 and monthly.memo == ""
+    await svc.set_refill_schedule_active(w.org_admin, refills, w.directory, schedule_id=paused.id, active=False)
+    # a paused schedule earlier in the list does not stop the others; a wallet without a
+    # balance row is topped up from zero
+    outcomes = await svc.apply_due_refills(ledger, refills, w.directory, w.ids, at(1, 2, 1))
+    assert [(o.schedule_id, o.applied) for o in outcomes] == [(monthly.id, True)]
+    (transfer,) = [r.transfer for r in outcomes[0].transfers]
+    assert (transfer.amount_micro, transfer.memo) == (3 * C, f"refill {monthly.id}")
+    alice = (await ledger.balances([AccountRef.user(w.alice)]))[AccountRef.user(w.alice)]
+    assert alice.balance_micro == 3 * C
+    # topped up already: the next period moves nothing for a full wallet
+    outcomes = await svc.apply_due_refills(ledger, refills, w.directory, w.ids, at(1, 3, 1))
+    assert [(o.schedule_id, o.applied, o.transfers) for o in outcomes] == [(monthly.id, True, ())]
+
+
+async def test_budget_admin_refusals_name_the_scope_and_an_org_admin_rules_only_its_org() -> None:
+    w, budgets = World(), InMemoryBudgets()
+    args = dict(budgets=budgets, directory=w.directory, clock=w.clock, ids=w.ids, limit_micro=C)
+    org = BudgetScope(BudgetScopeKind.ORGANIZATION, w.org)
+    assert await refused(svc.set_budget(w.group_admin, **args, scope=org, action=BudgetAction.WARN)) == (  # type: ignore[arg-type]
+        "PERMISSION_DENIED", "scope", "only an admin of this scope may set its budget",
+    )  # fmt: skip
+    code, field, _ = await refused(
+        svc.set_budget(w.org_admin, **args, scope=BudgetScope(BudgetScopeKind.ORGANIZATION, w.other_org),  # type: ignore[arg-type]
+                       action=BudgetAction.WARN)
+    )  # fmt: skip
+    assert (code, field) == ("NOT_FOUND", "scope")
+    budget = await svc.set_budget(w.org_admin, **args, scope=org, action=BudgetAction.BLOCK)  # type: ignore[arg-type]
+    assert (budget.updated_by, budget.limit_micro, budget.action) == (w.org_admin_user, C, BudgetAction.BLOCK)
+
+
+async def test_budget_statuses_name_their_scope_or_its_id_when_the_chain_has_no_name() -> None:
+    w, ledger, budgets = World(), InMemoryLedger(), InMemoryBudgets()
+    args = dict(budgets=budgets, directory=w.directory, clock=w.clock, ids=w.ids, limit_micro=C)
+    for scope in (
+        BudgetScope(BudgetScopeKind.USER, w.alice),
+        BudgetScope(BudgetScopeKind.GROUP, w.group),
+        BudgetScope(BudgetScopeKind.ORGANIZATION, w.org),
+    ):
+        await svc.set_budget(w.super_admin, **args, scope=scope, action=BudgetAction.WARN)  # type: ignore[arg-type]
+    named = await svc.budget_statuses(budgets, ledger, w.chain(), w.clock.now())
+    assert [s.scope_name for s in named] == ["alice", "ML-Lab", "Acme"]
+    anonymous = await svc.budget_statuses(budgets, ledger, ScopeChain(w.alice, w.group, w.org), w.clock.now())
+    assert [s.scope_name for s in anonymous] == [str(w.alice), str(w.group), str(w.org)]
+
+
+async def test_the_csv_of_an_allocation_leaves_its_attribution_and_hold_cells_empty() -> None:
+    w, ledger = World(), InMemoryLedger()
+    await fund(w, ledger, alice=2)
+    rows = await svc.ledger_history(w.super_admin, ledger, w.directory, TransferQuery())
+    parsed = list(csv.reader(io.StringIO(svc.transfers_csv(rows))))
+    assert parsed[0] == list(svc.CSV_HEADER)
+    header = parsed[0]
+    for line in parsed[1:]:
+        cells = dict(zip(header, line, strict=True))
+        assert (cells["organization_id"], cells["group_id"], cells["user_id"], cells["hold_id"]) == ("", "", "", "")
+        assert cells["kind"] == "allocation"
+    assert svc.transfers_csv(rows).endswith("\r\n")
