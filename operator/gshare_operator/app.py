@@ -17,6 +17,7 @@ from gshare_operator.leader import LeaderElector
 from gshare_operator.reconciler import SessionReconciler
 from gshare_operator.settings import OperatorSettings
 from gshare_operator.signing import CallbackSigner, load_private_key
+from gshare_operator.ssh import SshExposure
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,7 @@ class Operator:
             callbacks,
             pod_grace_seconds=settings.pod_grace_seconds,
             node_lost_after=settings.node_lost_after,
+            ssh=SshExposure.from_settings(settings.ssh_host, settings.ssh_tcp_services, settings.ssh_ports),
         )
         self.controller = Controller(
             api_client,

@@ -35,6 +35,7 @@ from gshare_operator.constants import (
     PLURAL,
     VERSION,
 )
+from gshare_operator.ssh import PortsExhausted, SshExposure, SshPorts
 
 log = logging.getLogger(__name__)
 JSON = dict[str, Any]
@@ -98,8 +99,10 @@ class SessionReconciler:
         node_lost_after: float = 60.0,
         finalizer_report_timeout: float = 600.0,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        ssh: SshExposure | None = None,
     ) -> None:
         self._api_client = api_client
+        self.ssh = SshPorts(api_client, ssh) if ssh is not None else None
         self.core = client.CoreV1Api(api_client)
         self.networking = client.NetworkingV1Api(api_client)
         self.custom = client.CustomObjectsApi(api_client)
@@ -168,6 +171,7 @@ class SessionReconciler:
             ),
             delete=lambda: self.networking.delete_namespaced_ingress(name, self.namespace),
         )
+        urls = await self._expose_ssh(cr, urls)
         pod, requeue = await self._ensure_pod(cr, pod_manifest)
         if pod is not None and await self._retry_job(cr, pod):
             return ReconcileResult(requeue_after=0.5)
@@ -185,6 +189,19 @@ class SessionReconciler:
         status = self._status(cr, pod, urls, node_lost=node_lost)
         await self._publish(cr, status)
         return ReconcileResult(requeue_after=requeue)
+
+    async def _expose_ssh(self, cr: JSON, urls: list[JSON]) -> list[JSON]:
+        """The session's SSH through the ingress controller's TCP services (gshare_operator.ssh)."""
+        ssh = next((e for e in children.endpoints(cr) if e["name"] == "ssh"), None)
+        if self.ssh is None or ssh is None:
+            return urls
+        try:
+            port = await self.ssh.ensure(self.namespace, cr["metadata"]["name"], ssh["port"])
+        except ApiException as exc:
+            raise _api_failure(exc, "writing the SSH port") from exc
+        except PortsExhausted as exc:
+            raise TemporaryError(str(exc)) from exc
+        return [{**u, "url": self.ssh.exposure.url(port)} if u["name"] == "ssh" else u for u in urls]
 
     async def _node_health(self, pod: Any) -> tuple[str, float | None]:
         """ "ok", "suspect" (not Ready for less than `node_lost_after`; recheck after the rest)
@@ -646,6 +663,11 @@ class SessionReconciler:
             except ApiException as exc:
                 if exc.status not in (404, 409):
                     raise _api_failure(exc, f"deleting {what}") from exc
+        if self.ssh is not None:
+            try:
+                await self.ssh.release(self.namespace, name)
+            except ApiException as exc:
+                raise _api_failure(exc, "giving back the SSH port") from exc
         if remaining:
             return ReconcileResult(requeue_after=0.5)
         if self.callbacks is not None:

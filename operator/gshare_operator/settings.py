@@ -134,6 +134,23 @@ class OperatorSettings:
         env="GSHARE_TIMESLICE_RESOURCE",
         flag="--timeslice-resource",
     )
+    # SSH from outside the cluster through the ingress controller's TCP services (ingress-nginx
+    # `--tcp-services-configmap`): each session's SSH gets a port of the range in that ConfigMap
+    ssh_host: str | None = _opt(
+        None,
+        "public address of the ingress controller's TCP ports (sessions' SSH URLs); unset = SSH stays in-cluster",
+        env="GSHARE_SSH_HOST",
+        flag="--ssh-host",
+    )
+    ssh_tcp_services: str = _opt(
+        "gshare-system/tcp-services",
+        "the ingress controller's TCP services ConfigMap (<namespace>/<name>) the SSH ports are written to",
+        env="GSHARE_SSH_TCP_SERVICES",
+        flag="--ssh-tcp-services",
+    )
+    ssh_ports: str = _opt(
+        "30000-30999", "the ports SSH sessions are given (<first>-<last>)", env="GSHARE_SSH_PORTS", flag="--ssh-ports"
+    )
 
 
 ENV = {f.name: f.metadata["env"] for f in fields(OperatorSettings) if f.metadata.get("env")}
@@ -185,6 +202,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--hami-memory-resource", help=helptext("hami_memory_resource"))
     p.add_argument("--hami-cores-resource", help=helptext("hami_cores_resource"))
     p.add_argument("--timeslice-resource", help=helptext("timeslice_resource"))
+    p.add_argument("--ssh-host", help=helptext("ssh_host"))
+    p.add_argument("--ssh-tcp-services", help=helptext("ssh_tcp_services"))
+    p.add_argument("--ssh-ports", help=helptext("ssh_ports"))
     return p
 
 
