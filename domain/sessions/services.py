@@ -926,7 +926,13 @@ def workload_spec(
 
 
 async def _run_effects(svc: SessionServices, effects: _Effects) -> None:
-    """After commit. Cluster calls are idempotent; a failed hand-off fails the session."""
+    """After commit. Cluster calls are idempotent; a failed hand-off fails the session.
+    Settlements come first: the billing clock stopped at the transition, and a session's hold
+    is settled in the state that closes it, before the cluster's report of the pod gone can
+    move it on (a preempted session re-queued keeps no hold; one re-placed after its node was
+    lost keeps its own)."""
+    for sid in effects.settle:
+        await settle(svc, sid)
     for sid, cluster_id in effects.pause:
         port = svc.clusters.get(cluster_id)
         if port is not None:
@@ -935,8 +941,6 @@ async def _run_effects(svc: SessionServices, effects: _Effects) -> None:
         port = svc.clusters.get(cluster_id)
         if port is not None:
             await port.delete(sid)
-    for sid in effects.settle:
-        await settle(svc, sid)
     for hold_id in effects.release_holds:
         await credits.release_hold(svc.ledger, svc.clock, hold_id=hold_id)
     for sid in effects.readmit:
