@@ -59,6 +59,15 @@ class QueueEntryRow(Base):
     created_at: Mapped[datetime] = created_at_column()
 
 
+class CapacityChangeRow(Base):
+    """One capacity decision's delta, under the epoch it committed (`rebuild`: the inventory
+    changed, the delta cannot be applied; read the rows)."""
+
+    __tablename__ = "capacity_changes"
+    epoch: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    data: Mapped[dict[str, Any]] = mapped_column(JSONB)
+
+
 class CapacityStateRow(Base):
     __tablename__ = "capacity_state"
     __table_args__ = (CheckConstraint("id = 1", name="single_row"),)

@@ -6,7 +6,13 @@ over-commit a card). Rebuilding the scheduler from rows costs a scan of the inve
 process keeps the last scheduler it committed, tagged with the row's `epoch`: when the locked
 row still shows that epoch nothing changed elsewhere and the cached copy is used; otherwise it
 rebuilds. A copy taken from the cache is owned by the transaction until it commits (then it
-returns to the cache with the new epoch) or rolls back (then it is dropped)."""
+returns to the cache with the new epoch) or rolls back (then it is dropped).
+
+Several processes (API replicas, workers) decide in turn, so the epoch a process finds has
+often moved by another's decisions: each save also writes its delta (placements and queue
+entries in and out) under the epoch it commits (`capacity_changes`), and a process whose cached
+copy is behind applies the deltas since its epoch instead of rebuilding from every row. An
+inventory change writes a marker that forces the rebuild; so does a gap (pruned history)."""
 
 from __future__ import annotations
 
@@ -19,11 +25,22 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domain.inventory.model import Cluster, Inventory, Node
+from domain.scheduling.errors import SchedulingError
 from domain.scheduling.model import Allocation
 from domain.scheduling.queue import GpuQueue, QueueEntry
 from domain.scheduling.scheduler import Scheduler
 from domain.sessions.ports import CapacityState
-from infra.db.models.inventory import CapacityStateRow, ClusterNodeRow, ClusterRow, PlacementRow, QueueEntryRow
+from infra.db.models.inventory import (
+    CapacityChangeRow,
+    CapacityStateRow,
+    ClusterNodeRow,
+    ClusterRow,
+    PlacementRow,
+    QueueEntryRow,
+)
+
+# deltas kept: a process further behind than this rebuilds (as cheap by then)
+KEEP_CHANGES = 1000
 
 
 @dataclass
@@ -43,6 +60,7 @@ class CapacityCache:
     entry: _Cached | None = None
     hits: int = 0
     rebuilds: int = 0
+    catch_ups: int = 0  # another process decided meanwhile: its deltas were applied
 
 
 @dataclass
@@ -84,6 +102,9 @@ class SqlCapacityStore:
             self.cache.entry = None  # owned by this transaction until commit
             self.cache.hits += 1
             taken = _Taken(row.epoch, cached.state, cached.allocations, cached.queue)
+        elif cached is not None and cached.epoch < row.epoch and await self._catch_up(cached, row.epoch):
+            self.cache.catch_ups += 1
+            taken = _Taken(row.epoch, cached.state, cached.allocations, cached.queue)
         else:
             state, allocations, queue = await self._build()
             self.cache.rebuilds += 1
@@ -92,6 +113,48 @@ class SqlCapacityStore:
         taken.queue_version = taken.state.queue.version
         self._taken = taken
         return taken.state
+
+    async def _catch_up(self, cached: _Cached, epoch: int) -> bool:
+        """Apply the deltas from `cached.epoch` to `epoch` to the cached copy (taken out of the
+        cache first: it is this transaction's now, or dropped). False when they cannot be
+        applied (an inventory change, a gap, a conflict): the caller rebuilds."""
+        self.cache.entry = None
+        if epoch - cached.epoch > KEEP_CHANGES:
+            return False
+        rows = list(
+            await self.s.scalars(
+                select(CapacityChangeRow)
+                .where(CapacityChangeRow.epoch > cached.epoch, CapacityChangeRow.epoch <= epoch)
+                .order_by(CapacityChangeRow.epoch)
+            )
+        )
+        if len(rows) != epoch - cached.epoch or any(r.data.get("rebuild") for r in rows):
+            return False
+        scheduler, queue = cached.state.scheduler, cached.state.queue
+        try:
+            for r in rows:
+                for wid in r.data["released"]:
+                    if scheduler.allocation(wid) is not None:
+                        scheduler.release(wid)
+                    cached.allocations.pop(wid, None)
+                for wid, data in r.data["placed"].items():
+                    if scheduler.allocation(wid) is not None:
+                        scheduler.release(wid)
+                    scheduler.apply(Allocation.from_dict(data))
+                    cached.allocations[wid] = scheduler.allocation(wid)
+                for wid in r.data["dequeued"]:
+                    if wid in queue:
+                        queue.remove(wid)
+                    cached.queue.pop(wid, None)
+                for wid, data in r.data["queued"].items():
+                    if wid in queue:
+                        queue.remove(wid)
+                    entry = QueueEntry.from_dict(data)
+                    cached.queue[wid] = queue.enqueue(entry.request, entry.arrival)
+        except SchedulingError:
+            return False  # the copy is half-changed: dropped, the caller rebuilds from the rows
+        scheduler.take_touched()  # the rows hold what was just applied
+        return True
 
     async def save(self, state: CapacityState) -> None:
         taken = self._taken
@@ -132,10 +195,11 @@ class SqlCapacityStore:
         left = [w for w in taken.queue if w not in now_queue]
         if left:
             await self.s.execute(delete(QueueEntryRow).where(QueueEntryRow.workload_id.in_(left)))
+        queued: dict[str, Any] = {}
         for wid, entry in now_queue.items():
             if taken.queue.get(wid) is entry:
                 continue
-            data = entry.to_dict()
+            data = queued[wid] = entry.to_dict()
             request = data["request"]
             stmt = insert(QueueEntryRow).values(
                 workload_id=wid,
@@ -154,12 +218,15 @@ class SqlCapacityStore:
                     },
                 )
             )
-        new_epoch = taken.epoch + 1
-        await self.s.execute(
+        # the row's epoch, not ours + 1: an inventory change in this transaction bumped it too
+        new_epoch = await self.s.scalar(
             update(CapacityStateRow)
             .where(CapacityStateRow.id == 1)
-            .values(epoch=new_epoch, next_arrival=state.next_arrival)
+            .values(epoch=CapacityStateRow.epoch + 1, next_arrival=state.next_arrival)
+            .returning(CapacityStateRow.epoch)
         )
+        assert new_epoch is not None
+        await self._record(new_epoch, {"placed": changed, "released": gone, "queued": queued, "dequeued": left})
         taken.queue, taken.saved_epoch = now_queue, new_epoch  # (its allocations were updated in place)
         # Publish to the cache now, tagged with the epoch this transaction will commit: the next
         # transaction of this process can only read that epoch once this one has committed (it
@@ -263,8 +330,19 @@ class SqlCapacityStore:
         await self._bump()
 
     async def _bump(self) -> None:
-        """Inventory changed: cached schedulers everywhere are stale."""
-        await self.s.execute(
-            update(CapacityStateRow).where(CapacityStateRow.id == 1).values(epoch=CapacityStateRow.epoch + 1)
+        """Inventory changed: cached schedulers everywhere are stale (the marker makes every
+        process rebuild instead of applying deltas)."""
+        epoch = await self.s.scalar(
+            update(CapacityStateRow)
+            .where(CapacityStateRow.id == 1)
+            .values(epoch=CapacityStateRow.epoch + 1)
+            .returning(CapacityStateRow.epoch)
         )
+        assert epoch is not None
+        await self._record(epoch, {"rebuild": True})
         self.cache.entry = None
+
+    async def _record(self, epoch: int, data: dict[str, Any]) -> None:
+        await self.s.execute(insert(CapacityChangeRow).values(epoch=epoch, data=data))
+        if epoch % 100 == 0:  # now and then, the history no process needs any more
+            await self.s.execute(delete(CapacityChangeRow).where(CapacityChangeRow.epoch <= epoch - KEEP_CHANGES))
