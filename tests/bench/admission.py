@@ -2,7 +2,7 @@
 real `gshare serve` on PostgreSQL, beside pgbench TPC-B (same clients, same server) measured
 in the same run.
 
-    python -m tests.bench.admission [--clients 32] [--seconds 15] [--nodes 250] [--pool 48]
+    python -m tests.bench.admission [--clients 32] [--seconds 15] [--nodes 250] [--pool 48] [--replicas N]
 
 Needs GSHARE_BENCH_DATABASE_URL or GSHARE_TEST_DATABASE_URL (a PostgreSQL server; the bench
 creates and drops its own databases). The server runs the simulated cluster with a generated
@@ -14,12 +14,20 @@ Then the same clients send about the cheapest authenticated request there is, `{
 (the token's actor from the actor cache, one user read by id), for as long: the rate this
 machine, this server stack and this client reach for a request that does almost nothing,
 printed beside the admissions and as its own ratio to pgbench. No mutation can be faster.
+
+With `--replicas N` (N >= 2) the same database is served by N `gshare serve` processes (the
+production shape's API replicas; their capacity decisions are serialised by the capacity row
+lock and shared through capacity deltas): the clients are first driven against one replica,
+then split across all N, in the same run, and both rates are printed with their ratio. On a
+2-core machine the replicas and PostgreSQL share the same cores: the figure is context, not a
+target.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import statistics
 import tempfile
@@ -246,7 +254,13 @@ def main() -> None:
         help="the server's database pool size (at least the clients, or overflow connections are opened and "
         "closed all the time)",
     )
+    parser.add_argument(
+        "--replicas", type=int, default=1, help="API replicas on the same database (>= 2: compared with one)"
+    )
     args = parser.parse_args()
+    if args.replicas > 1:
+        replicas_bench(args)
+        return
     server = os.environ.get("GSHARE_BENCH_DATABASE_URL") or os.environ.get("GSHARE_TEST_DATABASE_URL")
     if not server:
         raise SystemExit("set GSHARE_BENCH_DATABASE_URL (or GSHARE_TEST_DATABASE_URL) to a PostgreSQL server")
@@ -300,6 +314,63 @@ def main() -> None:
         f"pgbench TPC-B: {tps:.1f} tps | ratio admissions/pgbench {rate / tps:.3f}  (targets: ratio >= 0.2, p99 <= 150 ms)"
         f" | ceiling/pgbench {ceiling_rate / tps:.3f}"
     )
+
+
+def replicas_bench(args: argparse.Namespace) -> None:
+    """One replica, then `args.replicas` replicas, on one database, the same clients."""
+    server = os.environ.get("GSHARE_BENCH_DATABASE_URL") or os.environ.get("GSHARE_TEST_DATABASE_URL")
+    if not server:
+        raise SystemExit("set GSHARE_BENCH_DATABASE_URL (or GSHARE_TEST_DATABASE_URL) to a PostgreSQL server")
+    os.environ["GSHARE_TEST_DATABASE_URL"] = server
+    db = create_test_database(prefix="gshare_bench_rep")
+    try:
+        with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+            inv = Path(tmp) / "inventory.yaml"
+            inv.write_text(yaml.safe_dump(inventory(args.nodes)))
+            env = {
+                "GSHARE_DATABASE_URL": db.url,
+                "GSHARE_SIMULATED_CLUSTER": "true",
+                "GSHARE_CLUSTER_INVENTORY": str(inv),
+                "GSHARE_SIMULATED_START_DELAY": "0.5",
+                "GSHARE_LOG_LEVEL": "warning",
+                "GSHARE_DATABASE_POOL_SIZE": str(max(8, args.pool // args.replicas)),
+                "GSHARE_WORKER_METRICS_PORT": "0",
+                "GSHARE_SECRET_KEY": "bench-" + uuid.uuid4().hex * 2,
+            }
+            served = []
+            for i in range(args.replicas):
+                where = Path(tmp) / f"replica-{i}"
+                where.mkdir()
+                served.append(stack.enter_context(gshare_serve(where, env=env, timeout=120)))
+            tokens, ids = asyncio.run(setup(served[0].url, served[0].admin_password, args.clients))
+            asyncio.run(drive(served[0].url, tokens[:4], ids, 2))  # warm up
+            one, one_latencies, one_refused = asyncio.run(drive(served[0].url, tokens, ids, args.seconds))
+
+            async def split() -> tuple[int, list[float], int]:
+                parts = await asyncio.gather(
+                    *(drive(s.url, tokens[i :: len(served)], ids, args.seconds) for i, s in enumerate(served))
+                )
+                return sum(p[0] for p in parts), [x for p in parts for x in p[1]], sum(p[2] for p in parts)
+
+            asyncio.run(split_warm(served, tokens, ids))
+            many, many_latencies, many_refused = asyncio.run(split())
+    finally:
+        db.drop()
+    r1, rn = one / args.seconds, many / args.seconds
+    p50, p99 = percentiles(one_latencies)
+    n50, n99 = percentiles(many_latencies)
+    print(f"clients {args.clients}, {args.seconds:g} s, {args.nodes * 8} A100 cards (tier S), one database")
+    print(f"1 replica:  {one} admissions ({one_refused} refused) = {r1:.1f}/s | p50 {p50:.1f} ms | p99 {p99:.1f} ms")
+    print(
+        f"{args.replicas} replicas: {many} admissions ({many_refused} refused) = {rn:.1f}/s | p50 {n50:.1f} ms | "
+        f"p99 {n99:.1f} ms"
+    )
+    print(f"ratio {args.replicas} replicas / 1 replica: {rn / max(r1, 1e-9):.2f} (os.cpu_count() = {os.cpu_count()})")
+
+
+async def split_warm(served: list[Any], tokens: list[str], ids: dict[str, str]) -> None:
+    """Every replica's first requests (its caches, its connections) before the measurement."""
+    await asyncio.gather(*(drive(s.url, tokens[i : i + 2], ids, 1) for i, s in enumerate(served)))
 
 
 if __name__ == "__main__":
