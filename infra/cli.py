@@ -116,7 +116,12 @@ async def _announce(server: Any, settings: Settings, admin_password: str | None,
     try:
         if seed_activity and admin_password is not None:
             try:
-                seeded = await seed_demo_activity(f"http://{host}:{settings.port}", admin_password)
+                chosen = settings.demo_member_password
+                seeded = await seed_demo_activity(
+                    f"http://{host}:{settings.port}",
+                    admin_password,
+                    chosen.get_secret_value() if chosen is not None else None,
+                )
                 member = (seeded.username, seeded.password)
             except (DemoSeedError, OSError) as exc:
                 log.warning("the demo's member and sessions were not seeded: %s", exc)

@@ -112,6 +112,12 @@ class Settings(BaseSettings):
         20, "database connections opened beyond the pool for a burst, closed when returned"
     )
 
+    demo_member_password: SecretStr | None = setting(
+        None,
+        "password of the demo's member `demo`, seeded on a first start with the demo (default: generated and "
+        "printed once)",
+        used_by=SERVE,
+    )
     bootstrap_admin_password: SecretStr | None = setting(
         None, "password of the first `admin` super_admin, created when no super_admin exists", used_by=SERVE
     )

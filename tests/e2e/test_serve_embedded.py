@@ -14,11 +14,13 @@ import websockets
 from tests.support.serve import Served, gshare_serve
 
 pytestmark = pytest.mark.e2e
+DEMO_PASSWORD = "demo-member-password-from-its-setting"
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    with gshare_serve(tmp_path_factory.mktemp("serve")) as s:
+    # the demo member's password from its setting (unset, one is generated and printed)
+    with gshare_serve(tmp_path_factory.mktemp("serve"), env={"GSHARE_DEMO_MEMBER_PASSWORD": DEMO_PASSWORD}) as s:
         yield s
 
 
@@ -112,6 +114,7 @@ def test_first_start_seeds_a_living_demo_and_prints_the_accounts_last(served: Se
     and wait; nothing else is printed after the banner."""
     accounts = served.printed_accounts()
     assert set(accounts) == {"admin", "demo"}
+    assert accounts["demo"] == DEMO_PASSWORD  # GSHARE_DEMO_MEMBER_PASSWORD
     log = served.log.read_text()
     tail = log[log.rindex("gshare is ready:") :]
     assert "username: demo" in tail and "username: admin" in tail
