@@ -1,7 +1,9 @@
-"""Issue 18, Must show 1: a fresh `gshare serve` (README command 1) is usable as shipped, in
+"""Issue 18, Must show 1 and 3: a fresh `gshare serve` (README command 1) is usable as shipped, in
 Debian's Chromium. The member whose credentials the serve printed signs in and starts a GPU
 session with no other set-up; the session page's cost rises while it runs; GraphiQL loads from
-the server itself and runs a query while every request to anything but 127.0.0.1 is blocked."""
+the server itself and runs a query while every request to anything but 127.0.0.1 is blocked; a
+batch job submitted from the console's Jobs page runs to completion on the simulated cluster
+and its log tail shows."""
 
 from __future__ import annotations
 
@@ -23,7 +25,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Served]:
     ensure_console_built()
-    with gshare_serve(tmp_path_factory.mktemp("first-run")) as s:
+    # a simulated batch job runs 3 s (the default is 30 s) so Must show 3 ends quickly
+    env = {"GSHARE_SIMULATED_JOB_SECONDS": "3"}
+    with gshare_serve(tmp_path_factory.mktemp("first-run"), env=env) as s:
         yield s
 
 
@@ -117,5 +121,48 @@ def test_graphiql_runs_a_query_with_the_internet_blocked(browser: Any, fresh: Se
     result.get_by_text(re.compile('"username": "demo"')).wait_for(timeout=30_000)
     assert '"displayName": "Demo Member"' in result.inner_text()
     shot(page, screenshots, "graphiql-offline")
+    assert errors == [] and blocked == [], (errors, blocked)
+    ctx.close()
+
+
+def sign_in_member(ctx: Any, fresh: Served) -> Any:
+    page = ctx.new_page()
+    page.goto(fresh.url + "/")
+    page.get_by_label("Username", exact=True).fill("demo")
+    page.get_by_label("Password", exact=True).fill(fresh.printed_accounts()["demo"])
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    page.get_by_test_id("dashboard").wait_for()
+    return page
+
+
+def test_a_job_from_the_console_runs_to_completion_and_shows_its_log(
+    browser: Any, fresh: Served, screenshots: Path
+) -> None:
+    blocked: list[str] = []
+    ctx = offline_context(browser, blocked, locale="en-US", viewport={"width": 1280, "height": 900})
+    page = sign_in_member(ctx, fresh)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.get_by_test_id("nav-/jobs").click()
+    page.get_by_test_id("jobs-page").wait_for()
+    page.get_by_test_id("job-name").fill("train-resnet")
+    page.get_by_test_id("job-image").click()
+    page.get_by_role("option", name=re.compile("PyTorch")).click()
+    page.get_by_test_id("job-offering").click()
+    page.get_by_role("option", name=re.compile("H100-80GB")).click()
+    page.get_by_test_id("job-preset").click()
+    page.get_by_role("option", name="GPU 1 card").click()
+    page.get_by_test_id("job-command-input").fill("python train.py --epochs 1")
+    shot(page, screenshots, "jobs-submit")
+    page.get_by_test_id("job-submit").click()
+    detail = page.get_by_test_id("job-detail")
+    detail.get_by_test_id("job-state").get_by_text("Succeeded").wait_for(timeout=90_000)
+    log = detail.get_by_test_id("job-log")
+    log.wait_for()
+    text = log.inner_text()
+    assert "[simulated]" in text and "exited with code 0" in text, text
+    assert "Exit code 0" in detail.inner_text()
+    page.get_by_test_id("job-row-train-resnet").get_by_text("Succeeded").wait_for(timeout=15_000)
+    shot(page, screenshots, "jobs-succeeded")
     assert errors == [] and blocked == [], (errors, blocked)
     ctx.close()

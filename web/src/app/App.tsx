@@ -21,6 +21,7 @@ const Audit = lazy(() => import("../admin/audit/AuditPage"));
 const Sessions = lazy(() => import("../sessions/SessionsPage"));
 const NewSession = lazy(() => import("../sessions/NewSessionPage"));
 const Session = lazy(() => import("../sessions/SessionPage"));
+const Jobs = lazy(() => import("../jobs/JobsPage"));
 const Volumes = lazy(() => import("../volumes/VolumesPage"));
 const Templates = lazy(() => import("../templates/TemplatesPage"));
 const Clusters = lazy(() => import("../admin/clusters/ClustersPage"));
@@ -65,6 +66,7 @@ export function App() {
               <Route path="/sessions" component={Sessions} />
               <Route path="/sessions/new" component={NewSession} />
               <Route path="/sessions/:id" component={Session} />
+              <Route path="/jobs" component={Jobs} />
               <Route path="/wallet" component={Wallet} />
               <Route path="/admin/credits" component={Credits} />
               <Route path="/admin/policies" component={Policies} />

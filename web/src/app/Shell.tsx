@@ -41,6 +41,7 @@ interface NavItem {
 const USER_NAV: NavItem[] = [
   { to: "/", label: "nav.dashboard" },
   { to: "/sessions", label: "nav.sessions" },
+  { to: "/jobs", label: "nav.jobs" },
   { to: "/wallet", label: "nav.wallet" },
   { to: "/volumes", label: "nav.volumes" },
   { to: "/templates", label: "nav.templates" },

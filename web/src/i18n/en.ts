@@ -568,6 +568,25 @@ export const en = {
   "error.WEAK_PASSWORD": "The password is too weak",
   "error.WORKLOAD_ALREADY_PLACED": "Already placed",
   "error.WORKLOAD_NOT_PLACED": "Not placed",
+
+  "nav.jobs": "Batch jobs",
+  "jobs.description": "Run an image's command to completion on whole GPUs; the seconds it runs are billed.",
+  "jobs.submit": "Submit a job",
+  "jobs.submitButton": "Submit",
+  "jobs.cards": "Whole GPUs",
+  "jobs.cardsHint": "Jobs take whole cards: shared (HAMi), MIG and time-sliced GPUs are for interactive sessions.",
+  "jobs.command": "Command",
+  "jobs.commandHint": "Run with sh -c in the image; the job ends with its exit code.",
+  "jobs.pick": "Submit a job or pick one below to follow its state and log.",
+  "jobs.none": "No batch jobs yet.",
+  "jobs.gpus": "GPUs",
+  "jobs.exit": "Exit code",
+  "jobs.exitCode": "Exit code {code}",
+  "jobs.noExitYet": "Still running: no exit code yet.",
+  "jobs.logLive": "Log (live, last lines)",
+  "jobs.logKept": "Log (last lines, kept when the job ended)",
+  "jobs.noLog": "No log lines yet.",
+  "jobs.cancel": "Cancel job",
 } as const;
 
 export type MessageKey = keyof typeof en;
