@@ -45,3 +45,15 @@ def test_the_score_leaves_out_reviewed_equivalents_and_counts_unreached_mutants_
     assert credits.score == pytest.approx(2 / 5)
     assert scores["domain/audit"].score == 1.0
     assert [e.name for e in stale] == ["domain.credits.model.x_f__mutmut_6"]
+
+
+def test_each_hand_mutant_of_issue_20_still_finds_its_code_once_and_names_existing_tests() -> None:
+    """`python -m tests.mutation.hand_mutants` (Must show 2) applies each by text: the code it
+    replaces must still be there exactly once, and the tests it runs must exist."""
+    from tests.mutation.hand_mutants import MUTANTS, ROOT
+
+    assert [m.name for m in MUTANTS] == ["mig-cores", "preemption-count", "drain", "role-matrix"]
+    for m in MUTANTS:
+        assert (ROOT / m.path).read_text().count(m.original) == 1, m.name
+        assert m.original != m.mutated
+        assert all((ROOT / t).is_file() for t in m.tests), m.name
