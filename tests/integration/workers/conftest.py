@@ -238,7 +238,7 @@ class Workers:
             "GSHARE_WORKER_HEARTBEAT_TIMEOUT_MS": "3000",
             "GSHARE_WORKER_MAINTENANCE_CHANCE": "1000000",
             "dramatiq_restart_delay": "300",
-            "GSHARE_LOG_LEVEL": "info",
+            "GSHARE_LOG_LEVEL": "debug",  # the periodic jobs' " attempt " lines are DEBUG
             "PYTHONUNBUFFERED": "1",
             **env,
         }

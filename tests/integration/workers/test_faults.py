@@ -135,7 +135,7 @@ def assert_each_period_once(runs: Sequence[JobRun], seconds: int) -> None:
 async def test_redis_restart_mid_run_loses_and_doubles_no_tick(workers: Workers, private_redis: PrivateRedis) -> None:
     url = workers.database_url
     worker = workers.spawn(f"{REFILLS}=1,{PURGE}=1")
-    worker.wait_for_log("running (", timeout=15)
+    worker.wait_for_log("running (", timeout=60)
 
     async def succeeded_since(since: datetime, n: int) -> bool:
         runs = await job_runs(url, REFILLS)
@@ -167,8 +167,8 @@ async def test_two_workers_run_each_periodic_job_once_per_period(workers: Worker
     periods = f"{REFILLS}=1,{PURGE}=1"
     port = free_port()
     a, b = workers.spawn(periods, GSHARE_WORKER_METRICS_PORT=str(port)), workers.spawn(periods)
-    a.wait_for_log("running (", timeout=15)
-    b.wait_for_log("running (", timeout=15)
+    a.wait_for_log("running (", timeout=60)
+    b.wait_for_log("running (", timeout=60)
     started = datetime.now(UTC)
     await asyncio.sleep(5)
     # the schedulers race for each period; give the loser of the first few races time to win
@@ -289,7 +289,7 @@ async def test_redis_restart_mid_run_loses_and_doubles_no_metering_tick(
     try:
         mw = await metering_world(engine)
         worker = workers.spawn(f"{METER}=1,{REFILLS}=86400,{PURGE}=86400")
-        worker.wait_for_log("running (", timeout=15)
+        worker.wait_for_log("running (", timeout=60)
 
         async def succeeded_since(since: datetime, n: int) -> bool:
             runs = await job_runs(url, METER)
@@ -342,7 +342,7 @@ async def test_postgresql_restart_under_the_metering_actor_loses_and_doubles_not
         mw = await metering_world(engine)
         await engine.dispose()  # no connection of ours across the restart
         worker = workers.spawn(f"{METER}=1,{REFILLS}=86400,{PURGE}=86400")
-        worker.wait_for_log("running (", timeout=15)
+        worker.wait_for_log("running (", timeout=60)
 
         async def succeeded_since(since: datetime, n: int) -> bool:
             runs = await job_runs(url, METER)
