@@ -24,43 +24,44 @@ from __future__ import annotations
 from bisect import bisect_left, insort
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from heapq import heappop, heappush
 
 from domain.inventory.model import Card, GpuKind, MigInstance, MigProfile, Node, SharingMode
 
 
 class OrderedSet:
-    """A set of ints kept sorted: the smallest member and the few lowest ones are cheap, and
-    what a search sees depends only on the members, never on the order they came in."""
+    """A set of ints with a cheap smallest member: a heap with lazy deletion."""
 
-    __slots__ = ("items",)
+    __slots__ = ("heap", "members")
 
     def __init__(self) -> None:
-        self.items: list[int] = []
+        self.heap: list[int] = []
+        self.members: set[int] = set()
 
     def add(self, item: int) -> None:
-        items = self.items
-        i = bisect_left(items, item)
-        if i == len(items) or items[i] != item:
-            items.insert(i, item)
+        if item not in self.members:
+            self.members.add(item)
+            heappush(self.heap, item)
 
     def discard(self, item: int) -> None:
-        items = self.items
-        i = bisect_left(items, item)
-        if i < len(items) and items[i] == item:
-            del items[i]
+        self.members.discard(item)
+        if len(self.heap) > 2 * len(self.members) + 32:
+            self.heap = sorted(self.members)
 
     def first(self) -> int | None:
-        items = self.items
-        return items[0] if items else None
+        heap, members = self.heap, self.members
+        while heap and heap[0] not in members:
+            heappop(heap)
+        return heap[0] if heap else None
 
     def ordered(self) -> list[int]:
-        return self.items
+        return sorted(self.members)
 
     def __len__(self) -> int:
-        return len(self.items)
+        return len(self.members)
 
     def __bool__(self) -> bool:
-        return bool(self.items)
+        return bool(self.members)
 
 
 class CardRole:
@@ -259,12 +260,14 @@ def first_fitting(bucket: OrderedSet, objects: list[CardState], fits: NodeFit) -
 
 
 def lowest_passing(bucket: OrderedSet, test: Callable[[int], bool], scan: int = 16) -> int | None:
-    """The lowest order passing `test` among the bucket's `scan` lowest members: a bounded
-    look for a better member than the smallest (not necessarily the best one)."""
-    for order in bucket.items[:scan]:
-        if test(order):
-            return order
-    return None
+    """The lowest order passing `test` among the first `scan` entries of the bucket's heap:
+    a bounded look for a better member than the smallest (not necessarily the best one)."""
+    members = bucket.members
+    found: int | None = None
+    for order in bucket.heap[:scan]:
+        if order in members and (found is None or order < found) and test(order):
+            found = order
+    return found
 
 
 def first_fitting_mig(bucket: OrderedSet, objects: list[MigState], fits: NodeFit) -> MigState | None:

@@ -691,26 +691,16 @@ class Scheduler:
                         to_bucket.add(ms.order)
                         if not by_profile:
                             del by_cls_mig[old]
-        for model, free in ns.whole_free.items():
-            count = len(free)
-            if count == 0:
-                continue
-            by_cls_ex = cluster.exclusive[model]
-            by_count = by_cls_ex[old]
-            bucket = by_count[count]
-            bucket.discard(ns.order)
-            if not bucket:
-                del by_count[count]
-            to_count = by_cls_ex.get(new)
-            if to_count is None:
-                to_count = by_cls_ex[new] = {}
-            to_bucket = to_count.get(count)
-            if to_bucket is None:
-                to_bucket = to_count[count] = OrderedSet()
-            to_bucket.add(ns.order)
-            if not by_count:
-                del by_cls_ex[old]
+        # whole-card counts take the path a card-by-card re-index takes (down to 0 in the old
+        # class, up again in the new one), so every bucket sees the same adds and discards
+        counts = [(model, len(free)) for model, free in ns.whole_free.items() if free]
+        for model, count in counts:
+            for k in range(count, 0, -1):
+                Scheduler._move_node(ns, model, k, k - 1)
         ns.cls = new
+        for model, count in counts:
+            for k in range(count):
+                Scheduler._move_node(ns, model, k, k + 1)
 
     def _reclassify(self, cluster: ClusterState) -> None:
         for ns in self._nodes:
