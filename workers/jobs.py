@@ -127,3 +127,38 @@ async def sweep_residue(container: Container) -> str:
 async def drain_queue(container: Container) -> str:
     admitted = await session_jobs.drain(container.sessions)
     return f"{len(admitted)} queued session(s) admitted"
+
+
+# ---------------------------------------------------------------------- live usage (issue 15)
+
+
+async def poll_prometheus(container: Container) -> str:
+    """Live usage from the Prometheus of each cluster that has one (`clusterUsageSourceSet`):
+    one instant of the per-pod series, kept for the sessions that cluster runs and recorded as
+    the agents' samples are (UsageStore + the sessionUsage subscription)."""
+    import httpx
+
+    from infra.callbacks.usage import cluster_sessions
+    from infra.cluster.kubernetes import SESSIONS_NAMESPACE
+    from infra.clusters.prometheus import PrometheusSource
+    from infra.clusters.repository import SqlClusterRecords
+    from infra.clusters.wiring import secret_box
+    from infra.usage import record_usage
+
+    async with container.uow() as uow:
+        clusters = [c for c in await SqlClusterRecords(uow).list() if c.prometheus_url]
+    if not clusters:
+        return "no cluster has a Prometheus"
+    box = secret_box(container)
+    at = container.clock.now()
+    recorded = 0
+    async with httpx.AsyncClient() as http:
+        for cluster in clusters:
+            token = box.decrypt(cluster.prometheus_token_encrypted) if cluster.prometheus_token_encrypted else None
+            source = PrometheusSource(cluster.id, str(cluster.prometheus_url), token, SESSIONS_NAMESPACE)
+            samples = await source.poll(http, at)
+            ours = await cluster_sessions(container).running_on(cluster.id, {s.session_id for s in samples})
+            kept = [s for s in samples if s.session_id in ours]
+            await record_usage(container.usage, container.events, kept)
+            recorded += len(kept)
+    return f"{recorded} usage sample(s) from {len(clusters)} cluster(s)' Prometheus"

@@ -81,6 +81,14 @@ PERIODIC_JOBS: tuple[PeriodicJob, ...] = (
         jobs.budget_alerts,
     ),
     PeriodicJob(
+        JobDefinition(
+            "usage.prometheus",
+            Every(15),
+            "Live usage of the clusters that have a Prometheus (per-pod cAdvisor, HAMi and DCGM series).",
+        ),
+        jobs.poll_prometheus,
+    ),
+    PeriodicJob(
         JobDefinition("tenancy.purge_login_sessions", Every(3600, offset_seconds=120), "Delete expired sign-ins."),
         jobs.purge_login_sessions,
     ),

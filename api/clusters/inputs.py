@@ -22,6 +22,18 @@ class ClusterPlacementPolicyUpdateInput:
 
 
 @strawberry.input
+class ClusterUsageSourceSetInput:
+    cluster_id: str
+    prometheus_url: str | None = strawberry.field(
+        default=None,
+        description="The Prometheus that scrapes this cluster's cAdvisor and DCGM/HAMi exporters (null: none).",
+    )
+    prometheus_bearer_token: str | None = strawberry.field(
+        default=None, description="Sent as `Authorization: Bearer …`; stored encrypted, never shown again."
+    )
+
+
+@strawberry.input
 class ClusterDeregisterInput:
     cluster_id: str
 

@@ -138,6 +138,33 @@ class ClustersMutation:
             attempted=AuditTarget("Cluster", input.cluster_id[:63]),
         )
 
+    @strawberry.mutation(
+        description="Where a cluster's live usage comes from besides its node agents: its Prometheus (super_admin)."
+    )
+    async def cluster_usage_source_set(self, info: Info, input: inputs.ClusterUsageSourceSetInput) -> ClusterPayload:
+        ctx = info.context
+        box = secret_box(ctx.container)
+
+        async def action(uow: UnitOfWork, actor: Actor) -> RegisteredClusterModel:
+            return await clusters_uc.cluster_usage_source_set(
+                SqlClusterRecords(uow),
+                box,
+                actor,
+                cluster_id=input.cluster_id,
+                prometheus_url=input.prometheus_url,
+                bearer_token=input.prometheus_bearer_token,
+            )
+
+        return await mutate(
+            ctx,
+            "clusterUsageSourceSet",
+            action,
+            _target,
+            lambda cl: ClusterPayload(cluster=RegisteredCluster.of(cl)),
+            lambda e: ClusterPayload(errors=e),
+            attempted=AuditTarget("Cluster", input.cluster_id[:63]),
+        )
+
     @strawberry.mutation(description="Deregister a Kubernetes cluster with nothing placed on it (super_admin).")
     async def cluster_deregister(self, info: Info, input: inputs.ClusterDeregisterInput) -> ClusterDeregisterPayload:
         ctx = info.context

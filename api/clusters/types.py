@@ -47,6 +47,10 @@ class RegisteredCluster:
     callback_key_algorithm: str | None = strawberry.field(description="EdDSA or ES256, from the registered key.")
     callback_public_key: str | None
     created_at: datetime | None
+    prometheus_url: str | None = strawberry.field(
+        default=None, description="Live usage also comes from this Prometheus (null: from the node agents only)."
+    )
+    has_prometheus_token: bool = strawberry.field(default=False, description="A bearer token is kept (never shown).")
 
     @classmethod
     def of(cls, c: RegisteredClusterModel) -> RegisteredCluster:
@@ -59,6 +63,8 @@ class RegisteredCluster:
             callback_key_algorithm=_key_algorithm(c.callback_public_key),
             callback_public_key=c.callback_public_key,
             created_at=c.created_at,
+            prometheus_url=c.prometheus_url,
+            has_prometheus_token=c.prometheus_token_encrypted is not None,
         )
 
 

@@ -44,6 +44,9 @@ class RegisteredCluster:
     kubeconfig_encrypted: bytes | None
     callback_public_key: str | None
     created_at: datetime | None = None
+    # the Prometheus fallback of live usage (sites that scrape cAdvisor and DCGM/HAMi already)
+    prometheus_url: str | None = None
+    prometheus_token_encrypted: bytes | None = None
 
 
 class ClusterSecrets(Protocol):
@@ -76,6 +79,9 @@ class ClusterRecords(Protocol):
     async def has_workloads(self, cluster_id: str) -> bool:
         """Whether anything is still placed on, or running in, the cluster."""
         ...
+
+
+_PROMETHEUS_URL = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+(/[^\s?#@]*)?$")
 
 
 def _check_policy(policy: str) -> DomainError | None:
@@ -144,6 +150,38 @@ async def cluster_placement_policy_update(
     if cluster is None:
         raise NotFoundError("cluster", "clusterId")
     updated = replace(cluster, placement_policy=placement_policy)
+    await records.update(updated)
+    return updated
+
+
+async def cluster_usage_source_set(
+    records: ClusterRecords,
+    secrets: ClusterSecrets,
+    actor: Actor,
+    *,
+    cluster_id: str,
+    prometheus_url: str | None,
+    bearer_token: str | None = None,
+) -> RegisteredCluster:
+    """Point a cluster's live usage at its Prometheus (None: back to the node agents only). The
+    bearer token is sealed like the kubeconfig and never shown again; leaving it out keeps none."""
+    access.require_super_admin(actor)
+    url = (prometheus_url or "").strip() or None
+    if url is not None and (not _PROMETHEUS_URL.match(url) or len(url) > 2000):
+        raise InvalidValueError(
+            "prometheusUrl", "a Prometheus URL is http(s)://host[:port][/path], without credentials"
+        )
+    token = (bearer_token or "").strip() or None
+    if token is not None and (len(token) > 8192 or any(ch.isspace() for ch in token)):
+        raise InvalidValueError("prometheusBearerToken", "a bearer token is one word of at most 8192 characters")
+    cluster = await records.get(cluster_id, for_update=True)
+    if cluster is None or cluster.kind != KIND_KUBERNETES:
+        raise NotFoundError("cluster", "clusterId")
+    updated = replace(
+        cluster,
+        prometheus_url=url,
+        prometheus_token_encrypted=secrets.encrypt(token) if url is not None and token is not None else None,
+    )
     await records.update(updated)
     return updated
 

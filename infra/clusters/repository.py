@@ -38,6 +38,8 @@ def _cluster(row: ClusterRow) -> RegisteredCluster:
         kubeconfig_encrypted=row.kubeconfig_encrypted,
         callback_public_key=row.callback_public_key,
         created_at=row.created_at,
+        prometheus_url=row.prometheus_url,
+        prometheus_token_encrypted=row.prometheus_token_encrypted,
     )
 
 
@@ -87,6 +89,14 @@ class SqlClusterRecords:
         self._uow.publish_after_commit(CLUSTERS_TOPIC, {"clusterId": cluster.id, "change": "registered"})
 
     async def update(self, cluster: RegisteredCluster) -> None:
+        await self.s.execute(
+            update(ClusterRow)
+            .where(ClusterRow.id == cluster.id)
+            .values(
+                prometheus_url=cluster.prometheus_url,
+                prometheus_token_encrypted=cluster.prometheus_token_encrypted,
+            )
+        )
         await self._uow.capacity.put_cluster(Cluster(cluster.id, cluster.name, cluster.placement_policy), cluster.kind)
         self._uow.publish_after_commit(CLUSTERS_TOPIC, {"clusterId": cluster.id, "change": "changed"})
 

@@ -27,6 +27,9 @@ class ClusterRow(Base):
     # Kubernetes clusters: kubeconfig encrypted at rest, the operator's public key for callbacks
     kubeconfig_encrypted: Mapped[bytes | None] = mapped_column(LargeBinary)
     callback_public_key: Mapped[str | None] = mapped_column(Text)
+    # live usage from the cluster's Prometheus when it runs no node agent (token sealed like the kubeconfig)
+    prometheus_url: Mapped[str | None] = mapped_column(Text)
+    prometheus_token_encrypted: Mapped[bytes | None] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = created_at_column()
 
 

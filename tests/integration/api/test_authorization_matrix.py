@@ -79,6 +79,7 @@ STRING_IDS_WITHOUT_SCOPE: dict[tuple[str, str], str] = {
         ("ClusterRegisterInput", "id"),
         ("ClusterPlacementPolicyUpdateInput", "clusterId"),
         ("ClusterDeregisterInput", "clusterId"),
+        ("ClusterUsageSourceSetInput", "clusterId"),
         ("NodeSharingModeChangeInput", "clusterId"),
         ("NodeSharingModeChangeInput", "nodeId"),
     ]
@@ -104,6 +105,7 @@ NO_SCOPE: dict[tuple[str, str], str] = {
     ("Mutation", "personalAccessTokenCreate"): _VIEWER,
     **{("Mutation", f): _GLOBAL for f in ("organizationCreate", "offeringCreate", "presetCreate", "storageClassSet")},
     **{("Mutation", f): _GLOBAL for f in ("clusterRegister", "clusterPlacementPolicyUpdate", "clusterDeregister")},
+    ("Mutation", "clusterUsageSourceSet"): _GLOBAL,
     ("Mutation", "nodeSharingModeChange"): _GLOBAL,
     **{("Subscription", f): _VIEWER for f in ("viewer", "mySessions", "myQueuePositions", "notifications")},
     ("Subscription", "myWallet"): _VIEWER,

@@ -315,3 +315,61 @@ async def forget(c: Any, cluster_id: str, session_ids: list[uuid.UUID]) -> None:
         await uow.session.execute(delete(SessionRow).where(SessionRow.id.in_(session_ids)))
         await SqlClusterRecords(uow).remove(cluster_id)
         await uow.commit()
+
+
+class PrometheusServer:
+    """A Prometheus HTTP API answering `POST /api/v1/query` from prometheus_*.json (the answer
+    for the query's metric; `SESSION_*` placeholders replaced by `names`), recording each query
+    and its Authorization header."""
+
+    ANSWERS = (
+        ("container_cpu_usage_seconds_total", "prometheus_cpu.json"),
+        ("container_memory_working_set_bytes", "prometheus_memory.json"),
+        ("hami_container_device_utilization_ratio", "prometheus_hami_util.json"),
+        ("hami_vgpu_memory_used_bytes", "prometheus_hami_memory.json"),
+        ("DCGM_FI_DEV_GPU_UTIL", "prometheus_dcgm_util.json"),
+        ("DCGM_FI_DEV_FB_USED", "prometheus_dcgm_memory.json"),
+    )
+
+    def __init__(self, names: Mapping[str, str]) -> None:
+        from urllib.parse import parse_qs
+
+        self.queries: list[tuple[str, str | None]] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                form = parse_qs(self.rfile.read(length).decode())
+                query = (form.get("query") or [""])[0]
+                server.queries.append((query, self.headers.get("Authorization")))
+                name = next((f for metric, f in server.ANSWERS if metric in query), "prometheus_empty.json")
+                text = recorded(name)
+                for placeholder, value in names.items():
+                    text = text.replace(placeholder, value)
+                data = text.encode()
+                self.send_response(200 if self.path == "/prom/api/v1/query" else 404)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/prom"
+
+    def __enter__(self) -> PrometheusServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()

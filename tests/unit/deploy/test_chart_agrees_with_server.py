@@ -36,7 +36,12 @@ SECRET_VARIABLES = {
     "GSHARE_METRICS_TOKEN": "t" * 32,
 }
 # Kubernetes fills these in from the downward API
-DOWNWARD = {"spec.nodeName": "gpu-node-1", "metadata.name": "gshare-operator-0", "metadata.namespace": "gshare-system"}
+DOWNWARD = {
+    "spec.nodeName": "gpu-node-1",
+    "status.hostIP": "10.0.0.7",
+    "metadata.name": "gshare-operator-0",
+    "metadata.namespace": "gshare-system",
+}
 # the callback kinds each process posts (operator/gshare_operator/callbacks.py, gshare_agent/sender.py)
 OPERATOR_CALLBACKS = ("session-status", "inventory")
 AGENT_CALLBACKS = ("usage",)

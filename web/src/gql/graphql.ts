@@ -405,6 +405,14 @@ export type ClusterRegisterInput = {
   placementPolicy?: PlacementPolicy;
 };
 
+export type ClusterUsageSourceSetInput = {
+  clusterId: Scalars['String']['input'];
+  /** Sent as `Authorization: Bearer …`; stored encrypted, never shown again. */
+  prometheusBearerToken?: InputMaybe<Scalars['String']['input']>;
+  /** The Prometheus that scrapes this cluster's cAdvisor and DCGM/HAMi exporters (null: none). */
+  prometheusUrl?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type ClusterView = {
   __typename?: 'ClusterView';
   id: Scalars['String']['output'];
@@ -986,6 +994,8 @@ export type Mutation = {
   clusterPlacementPolicyUpdate: ClusterPayload;
   /** Register a Kubernetes cluster (super_admin). */
   clusterRegister: ClusterPayload;
+  /** Where a cluster's live usage comes from besides its node agents: its Prometheus (super_admin). */
+  clusterUsageSourceSet: ClusterPayload;
   /** Move credits one level down (system → organisation by super_admin, organisation → group by its org_admin, group → member by its group_admin). Refused with INSUFFICIENT_CREDITS when the source's available balance is short; nothing moves then. */
   creditsAllocate: CreditsTransferPayload;
   /** Give every member of a group the same amount from the group, all or none. */
@@ -1089,6 +1099,11 @@ export type MutationClusterPlacementPolicyUpdateArgs = {
 
 export type MutationClusterRegisterArgs = {
   input: ClusterRegisterInput;
+};
+
+
+export type MutationClusterUsageSourceSetArgs = {
+  input: ClusterUsageSourceSetInput;
 };
 
 
@@ -2187,10 +2202,14 @@ export type RegisteredCluster = {
   callbackPublicKey?: Maybe<Scalars['String']['output']>;
   createdAt?: Maybe<Scalars['DateTime']['output']>;
   hasKubeconfig: Scalars['Boolean']['output'];
+  /** A bearer token is kept (never shown). */
+  hasPrometheusToken: Scalars['Boolean']['output'];
   id: Scalars['String']['output'];
   kind: Scalars['String']['output'];
   name: Scalars['String']['output'];
   placementPolicy: Scalars['String']['output'];
+  /** Live usage also comes from this Prometheus (null: from the node agents only). */
+  prometheusUrl?: Maybe<Scalars['String']['output']>;
 };
 
 /** An image registry; global or of one organisation. */
