@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 import strawberry
 
 from api.catalog import inputs
@@ -45,6 +48,19 @@ def _offering_target(o: Offering) -> AuditTarget:
 
 def _preset_target(p: Preset) -> AuditTarget:
     return AuditTarget("Preset", str(p.id))
+
+
+log = logging.getLogger(__name__)
+
+
+async def _forget_pull_secret(container: Any, name: str) -> None:
+    """Credentials removed: their Secret leaves every cluster (a cluster that cannot be reached
+    now keeps it until an admin removes it; logged)."""
+    for port in container.clusters.all():
+        try:
+            await port.delete_pull_secret(name)
+        except Exception as exc:
+            log.warning("cluster %s kept pull secret %s: %s", port.cluster_id, name, type(exc).__name__)
 
 
 def _registry_target(r: Registry) -> AuditTarget:
@@ -228,7 +244,7 @@ class CatalogMutation:
     @strawberry.mutation
     async def registry_update(self, info: Info, input: inputs.RegistryUpdateInput) -> RegistryPayload:
         c = info.context.container
-        return await mutate(
+        result = await mutate(
             info.context,
             "registryUpdate",
             lambda uow, actor: catalog.registry_update(
@@ -248,18 +264,30 @@ class CatalogMutation:
             lambda e: RegistryPayload(errors=e),
             attempted=AuditTarget("Registry", node_id_of(input.id)),
         )
+        if input.clear_credentials and result.registry is not None and not result.errors:
+            await _forget_pull_secret(c, f"registry-{result.registry.uuid}")
+        return result
 
     @strawberry.mutation
     async def registry_delete(self, info: Info, input: IdInput) -> DeletePayload:
-        return await mutate(
+        deleted: list[Registry] = []
+
+        def ok(r: Registry) -> DeletePayload:
+            deleted.append(r)
+            return DeletePayload(deleted_id=input.id)
+
+        result = await mutate(
             info.context,
             "registryDelete",
             lambda uow, actor: catalog.registry_delete(uow, actor, decode(input.id, "Registry", "id")),
             _registry_target,
-            lambda _: DeletePayload(deleted_id=input.id),
+            ok,
             lambda e: DeletePayload(errors=e),
             attempted=AuditTarget("Registry", node_id_of(input.id)),
         )
+        if deleted and deleted[0].has_credentials and not result.errors:
+            await _forget_pull_secret(info.context.container, deleted[0].pull_secret_name)
+        return result
 
     @strawberry.mutation(
         description="Register an image: global (super_admin), for an organisation (its admins), or your own."

@@ -173,3 +173,8 @@ class ClusterPort(Protocol):
     async def delete_volume(self, claim_name: str) -> None:
         """Delete the volume's claim (already gone is not an error)."""
         ...
+
+    async def delete_pull_secret(self, name: str) -> None:
+        """Delete a registry's pull secret, once its credentials are removed or replaced by
+        none (already gone is not an error)."""
+        ...

@@ -440,6 +440,16 @@ class KubernetesCluster:
             )
         return await self._apply_claim(claim)
 
+    async def delete_pull_secret(self, name: str) -> None:
+        try:
+            await self._core.delete_namespaced_secret(name, self._namespace, _preload_content=False)
+        except ApiException as exc:
+            if exc.status == 404:
+                return
+            raise ClusterUnavailable(f"cluster {self._cluster_id}: {exc.status} {exc.reason}") from None
+        except (OSError, TimeoutError) as exc:
+            raise ClusterUnavailable(f"cluster {self._cluster_id} is unreachable: {type(exc).__name__}") from None
+
     async def delete_volume(self, claim_name: str) -> None:
         try:
             await self._core.delete_namespaced_persistent_volume_claim(claim_name, self._namespace)

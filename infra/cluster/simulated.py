@@ -184,6 +184,9 @@ class SimulatedCluster:
     async def delete_volume(self, claim_name: str) -> None:
         self.claims.pop(claim_name, None)
 
+    async def delete_pull_secret(self, name: str) -> None:
+        """A simulated cluster pulls no image and keeps no pull secret."""
+
     async def log_tail(self, session_id: UUID, lines: int) -> str | None:
         pod = self._pods.get(session_id)
         if pod is None or not pod.log:

@@ -176,6 +176,11 @@ async def test_a_private_registrys_image_pulls_with_its_secret_and_the_password_
     assert [e["field"] for e in both["errors"]] == ["clearCredentials"]
     await member("mutation($id: ID!) { sessionStop(input: {id: $id}) { errors { code } } }", id=gid("Session", sid))
     await wait_state(c, sid, SessionState.STOPPED, within=15)
+    # credentials cleared: the Secret leaves the cluster
+    cleared = (await admin(UPDATE_REGISTRY, input={"id": registry["id"], "clearCredentials": True}))["registryUpdate"]
+    assert cleared["errors"] == [] and cleared["registry"]["hasCredentials"] is False
+    assert cleared["registry"]["pullSecretName"] is None
+    assert e2e.api.get("secrets", f"registry-{registry_id}", NS) is None
     await admin(AUDIT)
 
     forms |= {password + "-2", base64.b64encode(f"{username}:{password}-2".encode()).decode()}
