@@ -587,6 +587,28 @@ export const en = {
   "jobs.logKept": "Log (last lines, kept when the job ended)",
   "jobs.noLog": "No log lines yet.",
   "jobs.cancel": "Cancel job",
+
+  "auditTarget.Budget": "Budget",
+  "auditTarget.Cluster": "Cluster",
+  "auditTarget.ClusterNode": "Node",
+  "auditTarget.Group": "Group",
+  "auditTarget.Image": "Image",
+  "auditTarget.LedgerTransfer": "Credit transfer",
+  "auditTarget.Membership": "Membership",
+  "auditTarget.NodeOperation": "Node operation",
+  "auditTarget.Notification": "Notification",
+  "auditTarget.Offering": "GPU offering",
+  "auditTarget.Organization": "Organisation",
+  "auditTarget.PersonalAccessToken": "Access token",
+  "auditTarget.Preset": "Preset",
+  "auditTarget.RefillSchedule": "Refill schedule",
+  "auditTarget.Registry": "Registry",
+  "auditTarget.ResourcePolicy": "Resource policy",
+  "auditTarget.Session": "Session",
+  "auditTarget.StorageClass": "Storage class",
+  "auditTarget.Template": "Template",
+  "auditTarget.User": "User",
+  "auditTarget.Volume": "Volume",
 } as const;
 
 export type MessageKey = keyof typeof en;

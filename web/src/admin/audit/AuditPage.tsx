@@ -61,6 +61,12 @@ export function toAuditFilter(f: AuditFilterForm): AuditFilterInput {
   return out;
 }
 
+/** A message for a code the server sends (a target type, a result code), or the code itself
+ * when this console has no words for it yet. */
+function localised(t: ReturnType<typeof useLanguage>["t"], key: string, fallback: string): string {
+  return t.has(key) ? t(key) : fallback;
+}
+
 export default function AuditPage() {
   const { t, language } = useLanguage();
   const [form, setForm] = useState<AuditFilterForm>(EMPTY);
@@ -120,19 +126,21 @@ export default function AuditPage() {
                 <Table.Tr key={e.id}>
                   <Table.Td>{formatDateTime(e.at, language)}</Table.Td>
                   <Table.Td>{e.actorUsername ?? "—"}</Table.Td>
-                  <Table.Td ff="monospace">{e.operation}</Table.Td>
+                  <Table.Td ff="monospace" translate="no">
+                    {e.operation}
+                  </Table.Td>
                   <Table.Td>
-                    {e.targetType ?? "—"}
+                    {e.targetType ? localised(t, `auditTarget.${e.targetType}`, e.targetType) : "—"}
                     {e.targetId && (
-                      <Text span size="xs" c="dimmed" ff="monospace">
+                      <Text span size="xs" c="dimmed" ff="monospace" translate="no">
                         {" "}
                         {e.targetId}
                       </Text>
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <Badge color={e.success ? "teal" : "red"} variant="light">
-                      {e.success ? t("audit.succeeded") : e.resultCode}
+                    <Badge color={e.success ? "teal" : "red"} variant="light" title={e.resultCode} data-code={e.resultCode}>
+                      {e.success ? t("audit.succeeded") : localised(t, `error.${e.resultCode}`, e.resultCode)}
                     </Badge>
                   </Table.Td>
                   <Table.Td>{e.durationMs} ms</Table.Td>
