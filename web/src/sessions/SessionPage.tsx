@@ -240,7 +240,7 @@ export default function SessionPage() {
           </Text>
           {s.gpu ? (
             <Text size="sm">
-              {s.gpu.offeringName} · {s.gpu.cards > 1 ? `${s.gpu.cards} × ` : ""}
+              {s.gpu.placedModel ? `${s.gpu.offeringName} → ${s.gpu.placedModel}` : s.gpu.offeringName} · {s.gpu.cards > 1 ? `${s.gpu.cards} × ` : ""}
               {formatMib(s.gpu.vramMib)} · {s.gpu.cores}% · {t("presets.ratio")} {s.gpu.ratio}
               {s.gpu.shared ? ` · ${t("capacity.shared")}` : ""}
             </Text>

@@ -27,6 +27,7 @@ export const SessionFieldsFragment = graphql(`
     }
     gpu {
       offeringName
+      placedModel
       vramMib
       cores
       cards
