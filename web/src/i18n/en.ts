@@ -609,6 +609,7 @@ export const en = {
   "auditTarget.Template": "Template",
   "auditTarget.User": "User",
   "auditTarget.Volume": "Volume",
+  "sessions.endpointTerminal": "Terminal",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -611,4 +611,5 @@ export const ko: Record<MessageKey, string> = {
   "auditTarget.Template": "템플릿",
   "auditTarget.User": "사용자",
   "auditTarget.Volume": "볼륨",
+  "sessions.endpointTerminal": "터미널",
 };

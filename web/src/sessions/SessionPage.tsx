@@ -47,7 +47,7 @@ function Remaining({ s }: { s: SessionFieldsFragment }) {
   return (
     <Stack gap={4}>
       <Text fw={700} size="xl" c={TONE_COLOR[tone]} data-testid="remaining" data-tone={tone}>
-        {formatRemaining(left)}
+        {formatRemaining(left, language)}
       </Text>
       <Progress value={used} color={TONE_COLOR[tone]} aria-label={t("sessions.remaining")} />
       <Text size="xs" c="dimmed">
@@ -263,7 +263,7 @@ export default function SessionPage() {
             const href = s.endpoints[key];
             return (
               <Button key={key} component="a" href={href ?? undefined} target="_blank" rel="noreferrer" disabled={!href || s.state !== "RUNNING"} variant="light" data-testid={`endpoint-${key}`}>
-                {label}
+                {key === "terminal" ? t("sessions.endpointTerminal") : label /* product names stay */}
               </Button>
             );
           })}

@@ -84,7 +84,7 @@ export function SessionsTable({ pageSize }: { pageSize?: number }) {
                       "—"
                     ) : (
                       <Text size="sm" c={s.expiryWarning ? TONE_COLOR.warning : undefined}>
-                        {formatRemaining(s.remainingSeconds * 1000)}
+                        {formatRemaining(s.remainingSeconds * 1000, language)}
                       </Text>
                     )}
                   </Table.Td>

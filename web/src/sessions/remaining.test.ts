@@ -22,8 +22,10 @@ describe("remaining-time colour", () => {
     expect(remainingTone(end, start, at(1))).toBe("none");
   });
   it("formats what is left", () => {
-    expect(formatRemaining(2 * 3600_000 + 5 * 60_000)).toBe("2 h 05 min");
-    expect(formatRemaining(4 * 60_000 + 9_000)).toBe("4 min 09 s");
-    expect(formatRemaining(-5)).toBe("0 s");
+    expect(formatRemaining(2 * 3600_000 + 5 * 60_000)).toBe("2 hr 5 min");
+    expect(formatRemaining(4 * 60_000 + 9_000)).toBe("4 min 9 sec");
+    expect(formatRemaining(-5)).toBe("0 sec");
+    expect(formatRemaining(3 * 3600_000 + 53 * 60_000, "ko")).toBe("3시간 53분");
+    expect(formatRemaining(4 * 60_000 + 9_000, "ko")).toBe("4분 9초");
   });
 });

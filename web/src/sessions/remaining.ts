@@ -19,13 +19,16 @@ export const TONE_COLOR: Record<RemainingTone, string> = {
   none: "gray",
 };
 
-/** "2 h 05 min", "4 min 09 s", "0 s" — compact and language-neutral. */
-export function formatRemaining(ms: number): string {
+/** "2 hr 5 min", "4 min 9 sec", "0 sec"; in Korean "2시간 5분", "4분 9초": the platform's
+ * `Intl` unit formats (short display) for the language, two units at most. */
+export function formatRemaining(ms: number, language: string = "en"): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const sec = s % 60;
-  if (h > 0) return `${h} h ${String(m).padStart(2, "0")} min`;
-  if (m > 0) return `${m} min ${String(sec).padStart(2, "0")} s`;
-  return `${sec} s`;
+  const unit = (value: number, u: "hour" | "minute" | "second") =>
+    new Intl.NumberFormat(language, { style: "unit", unit: u, unitDisplay: "short" }).format(value);
+  if (h > 0) return `${unit(h, "hour")} ${unit(m, "minute")}`;
+  if (m > 0) return `${unit(m, "minute")} ${unit(sec, "second")}`;
+  return unit(sec, "second");
 }
