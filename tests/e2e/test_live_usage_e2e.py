@@ -367,8 +367,8 @@ async def test_agent_process_feeds_a_subscriber_and_idle_reclaim_survives_a_work
                             assert r.hget(IDLE_MARKS, str(sid)) in (mark, None)  # never re-marked
                             async with c.uow() as uow:
                                 s = await uow.sessions.get(sid)
-                            # PAUSING: the pause is decided and recorded; PAUSED once the cluster
-                            # has removed the pod (the worker's own cluster adapters: issue 14)
+                            # the worker's pause reaches the cluster (its own adapters, issue 14):
+                            # the operator deletes the pod and reports it gone
                             pausing = s is not None and s.state in (SessionState.PAUSING, SessionState.PAUSED)
                             return time.time() if pausing else None
 
@@ -380,6 +380,14 @@ async def test_agent_process_feeds_a_subscriber_and_idle_reclaim_survives_a_work
                         due = max(marked_at + IDLE_TIMEOUT, ready_at)
                         assert paused_at - due < 3, (paused_at - due, second.tail())
                         assert paused_at - ready_at < IDLE_TIMEOUT - IDLE_WINDOW, (paused_at - ready_at, second.tail())
+
+                        async def gone() -> bool:
+                            async with c.uow() as uow:
+                                s = await uow.sessions.get(sid)
+                            return s is not None and s.state == SessionState.PAUSED
+
+                        await until(gone, 30, "the pause reached the cluster: PAUSED")
+                        assert api.get("pods", f"s-{sid}", NS) is None
                 finally:
                     kubelet_task_stop = kubelet.stop()
                     op_task.cancel()
