@@ -105,8 +105,23 @@ async def test_the_endpoint_page_escapes_what_it_echoes(simulated: httpx.AsyncCl
     assert_safe_html_page(page)
 
 
-async def test_the_endpoint_page_is_served_only_with_a_simulated_cluster(http: httpx.AsyncClient) -> None:
-    answer = await http.get("/s/4f1b8a52-0000-4000-8000-000000000000/jupyter/")
+@pytest.fixture
+async def no_simulated(database_url: str, tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
+    """An app whose settings say no simulated cluster. Not the session's shared `app`: the
+    sessions tests' runtime turns the shared container's simulated cluster on, and an app built
+    after that (the order is random) rightly serves /s/."""
+    from infra.bootstrap import build_container
+    from infra.settings import Settings
+
+    settings = Settings(database_url=database_url, demo=False, simulated_cluster=False, data_dir=tmp_path)
+    container = build_container(settings, database_url)
+    async with client_of(create_app(container, web_dist=tmp_path / "no-console")) as client:
+        yield client
+    await container.aclose()
+
+
+async def test_the_endpoint_page_is_served_only_with_a_simulated_cluster(no_simulated: httpx.AsyncClient) -> None:
+    answer = await no_simulated.get("/s/4f1b8a52-0000-4000-8000-000000000000/jupyter/")
     assert answer.status_code == 404
     assert "simulated" not in answer.text
 
