@@ -59,7 +59,7 @@ def setting(default: Any = PydanticUndefined, description: str = "", *, used_by:
 class Settings(BaseSettings):
     """Every setting of the control plane's processes (`gshare serve`, `gshare worker`, the admin
     commands). The operator runs on the clusters and keeps its own `gshare_operator.settings`
-    (it must not import infra); `python -m infra.settings_docs` documents both."""
+    (it must not import infra); `python -m cli.settings_docs` documents both."""
 
     model_config = SettingsConfigDict(env_prefix="GSHARE_", extra="ignore")
 

@@ -7,7 +7,7 @@ import logging
 from datetime import timedelta
 
 from domain.credits import services as credits
-from domain.operations import housekeeping
+from domain.operations import catalog, housekeeping
 from domain.sessions import jobs as session_jobs
 from domain.sessions import residue
 from domain.sessions.ports import IdleMarks
@@ -16,7 +16,7 @@ from infra.bootstrap import Container
 from infra.settings import Settings
 
 log = logging.getLogger(__name__)
-METER_TICK_SECONDS = 60
+METER_TICK_SECONDS = catalog.METER_TICK_SECONDS
 
 
 async def apply_refills(container: Container) -> str:

@@ -81,7 +81,7 @@ def _supervise(processes: int, threads: int, port: int) -> int:
     children = []
     for i in range(processes):
         env = dict(os.environ, **{METRICS_PORT_ENV: str(port + i if port else 0)})
-        cmd = [sys.executable, "-m", "workers.main", "--threads", str(threads)]
+        cmd = [sys.executable, "-m", "cli", "worker", "--processes", "1", "--threads", str(threads)]
         children.append(subprocess.Popen(cmd, env=env))  # noqa: S603
 
     def forward(signum: int, _frame: object) -> None:
@@ -93,11 +93,3 @@ def _supervise(processes: int, threads: int, port: int) -> int:
     signal.signal(signal.SIGINT, forward)
     codes = [child.wait() for child in children]
     return max(codes, default=0)
-
-
-if __name__ == "__main__":
-    import sys
-
-    from infra.cli import main
-
-    sys.exit(main(["worker", "--processes", "1", *sys.argv[1:]]))

@@ -14,7 +14,7 @@ from typing import Any
 def _opt(default: Any, description: str, *, env: str | None = None, flag: str | None = None) -> Any:
     """A setting with its environment variable, its command-line option and what it means (the
     operator keeps its own settings: it runs on the clusters and must not import infra;
-    `python -m infra.settings_docs` documents these too)."""
+    `python -m cli.settings_docs` documents these too)."""
     return field(default=default, metadata={"env": env, "flag": flag, "description": description})
 
 

@@ -122,7 +122,7 @@ def measure(pods: int, seconds: float, tmp: Path) -> dict[str, float]:
             [
                 sys.executable,
                 "-m",
-                "infra.cli",
+                "cli",
                 "agent",
                 "--cluster-id",
                 "bench",

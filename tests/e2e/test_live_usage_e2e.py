@@ -147,7 +147,7 @@ async def test_agent_process_feeds_a_subscriber_and_idle_reclaim_survives_a_work
                 "GSHARE_IDLE_WINDOW_SECONDS": str(IDLE_WINDOW),
             }
             url = f"http://127.0.0.1:{port}"
-            serve = Proc("serve", [sys.executable, "-m", "infra.cli", "serve"], env, tmp_path / "serve.log")
+            serve = Proc("serve", [sys.executable, "-m", "cli", "serve"], env, tmp_path / "serve.log")
             procs.append(serve)
 
             async def ready() -> bool:
@@ -291,7 +291,7 @@ async def test_agent_process_feeds_a_subscriber_and_idle_reclaim_survives_a_work
                             [
                                 sys.executable,
                                 "-m",
-                                "infra.cli",
+                                "cli",
                                 "agent",
                                 "--cluster-id",
                                 cluster_id,
@@ -347,7 +347,7 @@ async def test_agent_process_feeds_a_subscriber_and_idle_reclaim_survives_a_work
 
                         # idle reclaim: worker 1 marks the session idle, and is killed
                         r.hdel(IDLE_MARKS, str(sid))
-                        worker_args = [sys.executable, "-m", "infra.cli", "worker", "--threads", "2"]
+                        worker_args = [sys.executable, "-m", "cli", "worker", "--threads", "2"]
                         first = Proc("worker-1", worker_args, env, tmp_path / "worker-1.log")
                         procs.append(first)
                         mark = await until(lambda: r.hget(IDLE_MARKS, str(sid)), 60, "worker 1 marked the session idle")

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def gshare(*args: str, db: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "infra.cli", "--database-url", db, *args],
+        [sys.executable, "-m", "cli", "--database-url", db, *args],
         input=stdin,
         capture_output=True,
         text=True,

@@ -63,7 +63,7 @@ def gshare_serve(tmp: Path, *, env: dict[str, str] | None = None, timeout: float
         full_env.pop("GSHARE_DATABASE_URL", None)  # README command 1 runs on the embedded server
     with log.open("w") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "infra.cli", "serve"],
+            [sys.executable, "-m", "cli", "serve"],
             env=full_env,
             stdout=out,
             stderr=subprocess.STDOUT,

@@ -55,3 +55,32 @@ def test_a_resolver_change_without_regenerating_the_schema_fails_the_check(
     stale.write_text(export_schema.render().replace("search: String = null", "search: String = null, limit: Int"))
     monkeypatch.setattr(export_schema, "SCHEMA_FILE", stale)
     assert export_schema.main(["--check"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("folder", "line"),
+    [
+        ("infra", "from api.app import create_app"),
+        ("infra", "import workers.runtime"),
+        ("infra", "from gshare_operator.settings import OperatorSettings"),
+        ("infra", "from cli.main import build_parser"),
+        ("infra", "importlib.import_module('workers.main')"),
+        ("api", "from workers.registry import configured_jobs"),
+        ("api", "from gshare_operator import signing"),
+    ],
+)
+def test_an_adapter_or_the_api_importing_a_driver_is_a_breach(tmp_path: Path, folder: str, line: str) -> None:
+    """Only the command line (cli/) composes the drivers: infra/ imports none of them, api/
+    none of the others, so neither can import the command line's imports back."""
+    (tmp_path / folder / "x").mkdir(parents=True)
+    (tmp_path / folder / "x" / "leak.py").write_text(f"import importlib\n{line}\n")
+    problems = _boundaries().breaches(tmp_path)
+    assert len(problems) == 1 and "leak.py:2" in problems[0] and f"{folder}/ must not import" in problems[0]
+
+
+def test_the_command_line_and_the_workers_may_import_what_they_drive(tmp_path: Path) -> None:
+    (tmp_path / "cli").mkdir()
+    (tmp_path / "cli" / "main.py").write_text("from api.app import create_app\nfrom workers.main import run_worker\n")
+    (tmp_path / "workers").mkdir()
+    (tmp_path / "workers" / "jobs.py").write_text("from infra.bootstrap import Container\n")
+    assert _boundaries().breaches(tmp_path) == []

@@ -244,7 +244,7 @@ class Workers:
         }
         with log_path.open("wb") as out:
             process = subprocess.Popen(
-                [sys.executable, "-m", "workers.main", "--threads", "2"],
+                [sys.executable, "-m", "cli", "worker", "--threads", "2"],
                 cwd=ROOT,
                 env=full_env,
                 stdout=out,

@@ -1,5 +1,5 @@
 """Fault tests against real PostgreSQL and a real Redis, with real `gshare worker` processes
-(`python -m workers.main`): SIGKILL between the commit and the ack, a Redis restart mid-run
+(`python -m cli worker`): SIGKILL between the commit and the ack, a Redis restart mid-run
 (for the refills and for the metering tick), and two workers racing for the same periods.
 Every wait is bounded."""
 

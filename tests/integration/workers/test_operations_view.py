@@ -63,7 +63,7 @@ async def container(fresh_database_url: str) -> AsyncIterator[Container]:
 
 async def test_background_jobs_and_metrics(container: Container, monkeypatch: pytest.MonkeyPatch) -> None:
     jobs = (*PERIODIC_JOBS, BROKEN)
-    monkeypatch.setattr("api.operations.queries.configured_jobs", lambda *_: jobs)
+    monkeypatch.setattr("api.operations.queries.DEFINITIONS", tuple(j.definition for j in jobs))
     rt = WorkerRuntime(container, build_broker(None), jobs, threads=2, scheduler=False)
     await rt.start()
     try:

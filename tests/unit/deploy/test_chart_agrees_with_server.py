@@ -118,7 +118,7 @@ def _rendered() -> list[tuple[str, list[dict[str, Any]]]]:
 
 @pytest.mark.parametrize("values", [{}, EVERYTHING_ON], ids=["defaults", "everything-on"])
 async def test_every_container_runs_a_command_that_exists_with_what_it_reads(values: dict[str, Any], app: Any) -> None:
-    from infra.cli import PASSTHROUGH, build_parser
+    from cli.main import PASSTHROUGH, build_parser
 
     docs = render(values)
     commands: set[str] = set()

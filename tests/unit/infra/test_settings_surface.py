@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from infra import settings_docs
+from cli import settings_docs
 from infra.settings import TEST_HOOKS, Settings
 from workers.jobs import idle_settings
 from workers.registry import configured_jobs
@@ -17,7 +17,7 @@ from workers.registry import configured_jobs
 
 def test_the_docs_are_the_generated_ones() -> None:
     stale = [str(p.relative_to(settings_docs.ROOT)) for p in settings_docs.stale_docs()]
-    assert stale == [], "run `python -m infra.settings_docs` and commit the result"
+    assert stale == [], "run `python -m cli.settings_docs` and commit the result"
 
 
 def test_the_code_reads_only_declared_settings() -> None:
@@ -85,7 +85,7 @@ def test_gshare_config_masks_secrets_and_names_each_source(
 ) -> None:
     import json
 
-    from infra.cli import main
+    from cli.main import main
 
     config = tmp_path / "gshare.toml"
     config.write_text('port = 9000\nlog_level = "debug"\noidc_client_secret = "file-secret-value"\n')
@@ -121,7 +121,7 @@ def test_gshare_config_masks_secrets_and_names_each_source(
 def test_gshare_config_refuses_an_invalid_value(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from infra.cli import main
+    from cli.main import main
 
     monkeypatch.setenv("GSHARE_PORT", "eighty")
     assert main(["config"]) == 2

@@ -1,8 +1,8 @@
 """The configuration documentation, generated from the settings, and the check that the code
 reads no `GSHARE_*` variable the settings do not declare.
 
-    python -m infra.settings_docs           # rewrite the generated parts of the docs
-    python -m infra.settings_docs --check   # exit 1 when a doc is stale or a read is undeclared
+    python -m cli.settings_docs           # rewrite the generated parts of the docs
+    python -m cli.settings_docs --check   # exit 1 when a doc is stale or a read is undeclared
 
 Generated parts sit between `<!-- settings:NAME -->` and `<!-- /settings:NAME -->` in the
 README (the control plane's table), operator/README.md (the operator's) and the Helm chart's
@@ -40,7 +40,7 @@ WRITTEN_FOR_SESSIONS: dict[str, str] = {
 PENDING_TEMPLATES: dict[str, str] = {}
 
 NAME = re.compile(r"\bGSHARE_[A-Z0-9]+(?:_[A-Z0-9]+)*\b")
-SOURCE_DIRS = ("api", "infra", "workers", "operator", "domain")
+SOURCE_DIRS = ("api", "cli", "infra", "workers", "operator", "domain")
 # Where reading the environment is the settings' own business
 SETTINGS_MODULES = ("infra/settings.py", "operator/gshare_operator/settings.py", "operator/gshare_agent/settings.py")
 
@@ -301,7 +301,7 @@ def source_problems(root: Path = ROOT) -> list[str]:
         for line, name in sorted(_environment_reads(tree, constants)):
             if declared.get(name) in ("setting", "operator setting", "agent setting"):
                 problems.append(f"{rel}:{line}: {name} read from the environment: read it from the settings")
-    from infra.cli import build_parser
+    from cli.main import build_parser
 
     subcommands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     commands = set(subcommands.choices)
@@ -327,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
         stale = stale_docs()
         problems = source_problems()
         for path in stale:
-            print(f"{path.relative_to(ROOT)} differs from the settings: run python -m infra.settings_docs")
+            print(f"{path.relative_to(ROOT)} differs from the settings: run python -m cli.settings_docs")
         for p in problems:
             print(p)
         return 1 if stale or problems else 0
