@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from infra import cli
+from cli import main as cli
 
 GSHARE = Path(sys.executable).with_name("gshare")
 
