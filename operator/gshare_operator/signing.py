@@ -17,17 +17,21 @@ import secrets
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    PrivateKey = Ed25519PrivateKey | ec.EllipticCurvePrivateKey
+
+# `cryptography` is imported where it is used: the node agent signs with this module through an
+# Ed25519 key of its own (`gshare_agent.keys.LibcryptoEd25519`, the OpenSSL that `ssl` loaded),
+# and importing `cryptography` alone would cost it ~10 MiB resident.
 
 AUDIENCE = "gshare-control-plane"
 BODY_HASH_CLAIM = "body_sha256"
 DEFAULT_LIFETIME_SECONDS = 30
-
-PrivateKey = Ed25519PrivateKey | ec.EllipticCurvePrivateKey
 
 
 def b64url(raw: bytes) -> str:
@@ -43,7 +47,18 @@ def load_private_key(path: str | Path) -> PrivateKey:
     return _checked(key)
 
 
-def _checked(key: object) -> PrivateKey:
+def is_eddsa_signer(key: object) -> bool:
+    """A key signing Ed25519 without `cryptography`: it says `jwt_algorithm = "EdDSA"` and has
+    `sign(data) -> 64-byte signature` (RFC 8032), as `Ed25519PrivateKey.sign` does."""
+    return getattr(key, "jwt_algorithm", None) == "EdDSA" and callable(getattr(key, "sign", None))
+
+
+def _checked(key: object) -> Any:
+    if is_eddsa_signer(key):
+        return key
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     if isinstance(key, Ed25519PrivateKey):
         return key
     if isinstance(key, ec.EllipticCurvePrivateKey) and isinstance(key.curve, ec.SECP256R1):
@@ -61,7 +76,7 @@ class CallbackSigner:
     def __init__(
         self,
         cluster_id: str,
-        private_key: PrivateKey,
+        private_key: PrivateKey | Any,
         *,
         audience: str = AUDIENCE,
         lifetime_seconds: int = DEFAULT_LIFETIME_SECONDS,
@@ -71,7 +86,7 @@ class CallbackSigner:
             raise ValueError("callback tokens live between 1 and 60 seconds")
         self.cluster_id = cluster_id
         self._key = _checked(private_key)
-        self._alg = "EdDSA" if isinstance(self._key, Ed25519PrivateKey) else "ES256"
+        self._alg = "EdDSA" if is_eddsa_signer(self._key) or _is_ed25519(self._key) else "ES256"
         self._audience = audience
         self._lifetime = lifetime_seconds
         self._clock = clock
@@ -92,13 +107,23 @@ class CallbackSigner:
             BODY_HASH_CLAIM: b64url(hashlib.sha256(body).digest()),
         }
         signing_input = f"{_segment(header)}.{_segment(claims)}".encode("ascii")
-        if isinstance(self._key, Ed25519PrivateKey):
+        if self._alg == "EdDSA":
             signature = self._key.sign(signing_input)
         else:
+            from cryptography.hazmat.primitives import hashes
+            from cryptography.hazmat.primitives.asymmetric import ec
+            from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+
             der = self._key.sign(signing_input, ec.ECDSA(hashes.SHA256()))
             r, s = decode_dss_signature(der)
             signature = r.to_bytes(32, "big") + s.to_bytes(32, "big")
         return f"{signing_input.decode('ascii')}.{b64url(signature)}"
+
+
+def _is_ed25519(key: object) -> bool:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    return isinstance(key, Ed25519PrivateKey)
 
 
 def _segment(obj: Mapping[str, object]) -> str:
