@@ -64,15 +64,16 @@ class Agent:
         self._sources: list[tuple[str, MetricsSource]] = []
         if settings.hami_metrics_url:
             self._sources.append(
-                ("hami", MetricsSource(settings.hami_metrics_url, gpu.from_hami, settings.http_timeout))
+                ("hami", MetricsSource(settings.hami_metrics_url, gpu.hami_scraper(), settings.http_timeout))
             )
         if settings.dcgm_metrics_url:
             self._sources.append(
-                ("dcgm", MetricsSource(settings.dcgm_metrics_url, gpu.from_dcgm, settings.http_timeout))
+                ("dcgm", MetricsSource(settings.dcgm_metrics_url, gpu.dcgm_scraper(), settings.http_timeout))
             )
         self._pods: list[SessionPod] = []
         self._pods_listed_at: float | None = None
         self._last: dict[str, tuple[float, cgroups.CgroupReading]] = {}
+        self._files: dict[str, cgroups.PodFiles] = {}  # pod UID -> its cgroup's open files
 
     def refresh_pods(self, now: float) -> None:
         if self._pods_listed_at is not None and now - self._pods_listed_at < self.settings.pods_interval:
@@ -88,6 +89,25 @@ class Agent:
         for uid in list(self._last):
             if uid not in uids:
                 del self._last[uid]
+        for uid in list(self._files):
+            if uid not in uids:
+                self._files.pop(uid).close()
+
+    def _read(self, uid: str) -> cgroups.CgroupReading | None:
+        files = self._files.get(uid)
+        if files is None:
+            directory = self._locator.find(uid)
+            if directory is None:
+                return None  # not started yet, or gone
+            try:
+                files = self._files[uid] = cgroups.PodFiles(directory)
+            except OSError:
+                return None
+        try:
+            return files.read()
+        except (OSError, ValueError):  # the cgroup went away (ENODEV), or a file not as the kernel writes it
+            self._files.pop(uid).close()
+            return None
 
     def _gpu(self) -> dict[gpu.PodKey, gpu.PodGpu]:
         found: dict[str, dict[gpu.PodKey, gpu.PodGpu] | None] = {name: src.read() for name, src in self._sources}
@@ -104,12 +124,8 @@ class Agent:
         per_pod_gpu = self._gpu() if self._sources else {}
         batch: list[dict[str, Any]] = []
         for pod in self._pods:
-            directory = self._locator.find(pod.uid)
-            if directory is None:
-                continue  # not started yet, or gone
-            try:
-                reading = cgroups.read(directory)
-            except (OSError, ValueError):
+            reading = self._read(pod.uid)
+            if reading is None:
                 self._last.pop(pod.uid, None)
                 continue
             previous = self._last.get(pod.uid)

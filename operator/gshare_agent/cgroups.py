@@ -129,25 +129,59 @@ class CgroupReading:
         return max(0, self.memory_current - self.inactive_file)
 
 
-def _keyed(path: str, key: str) -> int:
-    with open(path, "rb") as f:
-        for line in f:
-            name, _, value = line.partition(b" ")
-            if name == key.encode():
-                return int(value)
-    raise ValueError(f"{key} not in {path}")
+def _field(data: bytes, key: bytes) -> int | None:
+    """`key`'s number in a flat-keyed file's text (`cpu.stat`, `memory.stat`: `name value` lines)."""
+    at = data.find(key + b" ")
+    while at > 0 and data[at - 1] != 0x0A:  # only at a line's start (not `file` in `inactive_file`)
+        at = data.find(key + b" ", at + 1)
+    if at < 0:
+        return None
+    end = data.find(b"\n", at)
+    return int(data[at + len(key) + 1 : end if end >= 0 else len(data)])
 
 
 def read(directory: str) -> CgroupReading:
     """The pod's counters now; OSError when the cgroup is gone (the pod ended)."""
-    usage = _keyed(os.path.join(directory, "cpu.stat"), "usage_usec")
-    with open(os.path.join(directory, "memory.current"), "rb") as f:
-        current = int(f.read().strip())
+    files = PodFiles(directory)
     try:
-        inactive = _keyed(os.path.join(directory, "memory.stat"), "inactive_file")
-    except ValueError:
-        inactive = 0
-    return CgroupReading(usage, current, inactive)
+        return files.read()
+    finally:
+        files.close()
+
+
+class PodFiles:
+    """A pod cgroup's three files, opened once and re-read from offset 0 each tick (`pread`: one
+    system call a file, no file object). The kernel generates a cgroup file's text anew on each
+    read from offset 0 (seq_file), and once the cgroup is removed a read fails (ENODEV): the
+    caller forgets the pod's files and looks for its cgroup again."""
+
+    __slots__ = ("_cpu", "_current", "_stat", "directory")
+
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
+        flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
+        self._cpu = os.open(os.path.join(directory, "cpu.stat"), flags)
+        self._current = self._stat = -1
+        try:
+            self._current = os.open(os.path.join(directory, "memory.current"), flags)
+            self._stat = os.open(os.path.join(directory, "memory.stat"), flags)
+        except OSError:
+            self.close()
+            raise
+
+    def read(self) -> CgroupReading:
+        usage = _field(os.pread(self._cpu, 4096, 0), b"usage_usec")
+        if usage is None:
+            raise ValueError(f"usage_usec not in {self.directory}/cpu.stat")
+        current = int(os.pread(self._current, 64, 0).strip())
+        inactive = _field(os.pread(self._stat, 16384, 0), b"inactive_file")
+        return CgroupReading(usage, current, inactive or 0)
+
+    def close(self) -> None:
+        for fd in (self._cpu, self._current, self._stat):
+            if fd >= 0:
+                os.close(fd)
+        self._cpu = self._current = self._stat = -1
 
 
 def millicores(before: CgroupReading, after: CgroupReading, elapsed_seconds: float) -> int:

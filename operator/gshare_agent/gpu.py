@@ -62,45 +62,91 @@ _DCGM = {
 }
 
 
-def _collect(text: str, table: dict[str, tuple[str, str, str, float]]) -> dict[PodKey, PodGpu]:
-    parse = _text_parser()
-    util: dict[PodKey, dict[str, float]] = {}
-    util2: dict[PodKey, dict[str, float]] = {}
-    mem: dict[PodKey, dict[str, float]] = {}
-    for family in parse(text):
-        for sample in family.samples:  # type: ignore[attr-defined]
-            entry = table.get(sample.name)
-            if entry is None:
+# what one series (a line's name and labels) means: (kind, pod, device, scale), or None (not wanted)
+Meaning = tuple[str, PodKey, str, float] | None
+
+
+def _meaning(sample: object, table: dict[str, tuple[str, str, str, float]]) -> Meaning:
+    entry = table.get(sample.name)  # type: ignore[attr-defined]
+    if entry is None:
+        return None
+    kind, ns_label, pod_label, scale = entry
+    labels = sample.labels  # type: ignore[attr-defined]
+    # Prometheus re-labels a scraped target's own namespace/pod as exported_*
+    ns = labels.get(ns_label) or labels.get(f"exported_{ns_label}")
+    pod = labels.get(pod_label) or labels.get(f"exported_{pod_label}")
+    if not ns or not pod:
+        return None  # a device no pod uses
+    device = (
+        (labels.get("deviceuuid") or labels.get("device_uuid") or labels.get("UUID") or labels.get("gpu", ""))
+        + ":"
+        + (labels.get("vdeviceid") or labels.get("vdevice_index") or labels.get("GPU_I_ID", ""))
+    )
+    return kind, (ns, pod), device, scale
+
+
+class Scraper:
+    """One exporter's text → per-pod GPU numbers, each second.
+
+    An exporter prints the same series (name and labels) every scrape with new values, and most
+    of its families are not wanted here. So a line of an unwanted family is skipped on its name,
+    and a wanted series' labels are parsed by `prometheus_client`'s parser the first time it is
+    seen and remembered (until a scrape no longer has it); later scrapes only read its value."""
+
+    def __init__(self, table: dict[str, tuple[str, str, str, float]]) -> None:
+        self._table = table
+        self._known: dict[str, Meaning] = {}
+
+    def _parse_series(self, line: str) -> Meaning:
+        for family in _text_parser()(line + "\n"):
+            for sample in family.samples:  # type: ignore[attr-defined]
+                return _meaning(sample, self._table)
+        return None
+
+    def __call__(self, text: str) -> dict[PodKey, PodGpu]:
+        table, known = self._table, self._known
+        seen: dict[str, Meaning] = {}
+        util: dict[PodKey, dict[str, float]] = {}
+        util2: dict[PodKey, dict[str, float]] = {}
+        mem: dict[PodKey, dict[str, float]] = {}
+        targets = {"util": util, "util2": util2, "mem": mem}
+        for line in text.splitlines():
+            brace = line.find("{")
+            if brace <= 0 or line[:brace] not in table:
+                continue  # a comment, an unwanted family, or a series without labels (no pod)
+            close = line.rfind("}")
+            series = line[: close + 1]
+            meaning = known[series] if series in known else self._parse_series(line)
+            seen[series] = meaning
+            if meaning is None:
                 continue
-            kind, ns_label, pod_label, scale = entry
-            labels = sample.labels
-            # Prometheus re-labels a scraped target's own namespace/pod as exported_*
-            ns = labels.get(ns_label) or labels.get(f"exported_{ns_label}")
-            pod = labels.get(pod_label) or labels.get(f"exported_{pod_label}")
-            if not ns or not pod:
-                continue  # a device no pod uses
-            device = (
-                (labels.get("deviceuuid") or labels.get("device_uuid") or labels.get("UUID") or labels.get("gpu", ""))
-                + ":"
-                + (labels.get("vdeviceid") or labels.get("vdevice_index") or labels.get("GPU_I_ID", ""))
-            )
-            target = {"util": util, "util2": util2, "mem": mem}[kind]
-            target.setdefault((ns, pod), {})[device] = float(sample.value) * scale
-    out: dict[PodKey, PodGpu] = {}
-    for key in set(util) | set(util2) | set(mem):
-        per_device = util.get(key) or util2.get(key) or {}
-        mean = sum(per_device.values()) / len(per_device) if per_device else 0.0
-        memory = sum(mem.get(key, {}).values())
-        out[key] = PodGpu(round(mean, 2), round(memory / MIB))
-    return out
+            kind, key, device, scale = meaning
+            value = float(line[close + 1 :].split(maxsplit=1)[0])
+            targets[kind].setdefault(key, {})[device] = value * scale
+        self._known = seen
+        out: dict[PodKey, PodGpu] = {}
+        for key in set(util) | set(util2) | set(mem):
+            per_device = util.get(key) or util2.get(key) or {}
+            mean = sum(per_device.values()) / len(per_device) if per_device else 0.0
+            memory = sum(mem.get(key, {}).values())
+            out[key] = PodGpu(round(mean, 2), round(memory / MIB))
+        return out
 
 
 def from_hami(text: str) -> dict[PodKey, PodGpu]:
-    return _collect(text, _HAMI)
+    return Scraper(_HAMI)(text)
 
 
 def from_dcgm(text: str) -> dict[PodKey, PodGpu]:
-    return _collect(text, _DCGM)
+    return Scraper(_DCGM)(text)
+
+
+def hami_scraper() -> Scraper:
+    return Scraper(_HAMI)
+
+
+def dcgm_scraper() -> Scraper:
+    return Scraper(_DCGM)
 
 
 def merged(hami: dict[PodKey, PodGpu] | None, dcgm: dict[PodKey, PodGpu] | None) -> dict[PodKey, PodGpu]:

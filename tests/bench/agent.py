@@ -105,19 +105,27 @@ def measure(pods: int, seconds: float, tmp: Path) -> dict[str, float]:
         hami.append(mem_line.replace('podname="s-hami-a"', f'podname="s-{sid}"'))
     stop = threading.Event()
 
-    def tick() -> None:
-        usage = 1_000_000
-        while not stop.wait(0.5):
-            usage += 50_000
-            for d in dirs:
-                set_counters(d, usage_usec=usage, memory_current=GIB_MEM, inactive_file=MIB * 100)
+    def hami_text(step: int) -> str:
+        # the utilisation and memory of every pod move each time, as on a busy node: the agent
+        # cannot get away with parsing an unchanged text once
+        lines = [line.replace(" 99", f" {step % 100}").replace(" 2.109867008e+09", f" {2e9 + step}") for line in hami]
+        return "# TYPE Device_utilization_desc_of_container gauge\n" + "\n".join(lines) + "\n"
 
-    threading.Thread(target=tick, daemon=True).start()
     receiver = Receiver()
     key = private_pem(Ed25519PrivateKey.generate(), tmp / "key.pem")
     kubeconfig = api.write_kubeconfig(tmp / "kc", token="agent", user="gshare-agent")
-    text = "# TYPE Device_utilization_desc_of_container gauge\n" + "\n".join(hami) + "\n"
-    with MetricsServer({"/metrics": text}) as exporter:
+    with MetricsServer({"/metrics": hami_text(0)}) as exporter:
+
+        def tick() -> None:
+            usage, step = 1_000_000, 0
+            while not stop.wait(0.5):
+                usage += 50_000
+                step += 1
+                for d in dirs:
+                    set_counters(d, usage_usec=usage, memory_current=GIB_MEM, inactive_file=MIB * 100)
+                exporter.pages["/metrics"] = hami_text(step)
+
+        threading.Thread(target=tick, daemon=True).start()
         agent = subprocess.Popen(
             [
                 sys.executable,

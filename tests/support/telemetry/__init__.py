@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import socket
 import threading
 import uuid
@@ -94,10 +95,15 @@ def write_pod_cgroup(
 
 
 def _write(path: Path, text: str) -> None:
-    """Whole at once, as the kernel serves a read of a cgroup file (a reader never sees half)."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
+    """In place, in one write, as a cgroup file stays the same file for the cgroup's life (the
+    agent keeps it open and re-reads it from offset 0): never replaced by another inode."""
+    data = text.encode()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        os.pwrite(fd, data, 0)
+        os.ftruncate(fd, len(data))
+    finally:
+        os.close(fd)
 
 
 def set_counters(d: Path, *, usage_usec: int, memory_current: int, inactive_file: int) -> None:

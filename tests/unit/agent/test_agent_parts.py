@@ -13,7 +13,7 @@ from gshare_agent.sender import BACKOFF_MAX, MAX_MERGED, UsagePoster
 from gshare_agent.settings import load_settings
 from gshare_agent.transport import HttpError, Response
 
-from tests.support.telemetry import MIB, cgroup_root, recorded, write_pod_cgroup
+from tests.support.telemetry import MIB, cgroup_root, recorded, set_counters, write_pod_cgroup
 
 UID = "8a3e0f7c-1b2d-4c5e-9f60-7a8b9c0d1e2f"
 
@@ -188,3 +188,48 @@ def test_settings_from_arguments_and_environment() -> None:
     )
     with pytest.raises(SystemExit, match="--private-key / \\$GSHARE_CALLBACK_KEY_PATH"):
         load_settings([], {k: v for k, v in env.items() if k != "GSHARE_CALLBACK_KEY_PATH"})
+
+
+def test_a_pods_cgroup_files_stay_open_and_are_read_again_each_tick(tmp_path: Path) -> None:
+    root = cgroup_root(tmp_path)
+    d = write_pod_cgroup(
+        root,
+        UID,
+        driver="systemd",
+        qos="burstable",
+        runtime="containerd",
+        usage_usec=5,
+        memory_current=3 * MIB,
+        inactive_file=MIB,
+    )
+    files = cgroups.PodFiles(str(d))
+    try:
+        assert files.read() == cgroups.CgroupReading(5, 3 * MIB, MIB)
+        set_counters(d, usage_usec=123_456_789, memory_current=7 * MIB, inactive_file=0)
+        assert files.read() == cgroups.CgroupReading(123_456_789, 7 * MIB, 0)
+    finally:
+        files.close()
+
+
+def test_the_scraper_parses_a_series_once_and_reads_its_new_value_each_scrape(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = recorded("hami_vgpu_monitor_legacy.prom")
+    scraper = gpu.hami_scraper()
+    first = scraper(text)
+    assert first[("gshare-sessions", "s-hami-a")] == gpu.PodGpu(99.0, 2012)
+    parsed: list[str] = []
+    real = gpu._text_parser
+
+    def counting() -> Any:
+        parse = real()
+        return lambda s: (parsed.append(s), parse(s))[1]
+
+    monkeypatch.setattr(gpu, "_text_parser", counting)
+    busier = text.replace("} 99", "} 37").replace("} 2.109867008e+09", "} 1.048576e+09")
+    assert scraper(busier)[("gshare-sessions", "s-hami-a")] == gpu.PodGpu(37.0, 1000)
+    assert parsed == []  # the same series: only their values were read
+    # a new series (another pod, a label value holding a brace and an escaped quote) is parsed
+    extra = 'vGPU_device_memory_usage_in_bytes{ctrname="c}\\"",deviceuuid="GPU-x",podname="s-new",podnamespace="ns",vdeviceid="0",zone="vGPU"} 1048576\n'
+    assert scraper(busier + extra)[("ns", "s-new")] == gpu.PodGpu(0.0, 1)
+    assert len(parsed) == 1
+    # and the whole text's families other than the wanted ones are never parsed
+    assert gpu.from_hami(text) == first
