@@ -45,12 +45,12 @@ def _line(s: Scheduler, step: int, request: GpuRequest) -> str:
     return f"{step} {request.workload_id} {p.node_id} {kind} {p.model or ''} {cards}"
 
 
-def bench_stream(policy: str) -> Iterator[str]:
-    inventory = cluster(policy, 0.05)
+def bench_stream(policy: str, seed: int = 11, scale: float = 0.05, churn: int = 1500) -> Iterator[str]:
+    inventory = cluster(policy, scale)
     s = Scheduler(inventory)
     total = sum(len(n.cards) for n in inventory.nodes)
-    workload = Workload(11)
-    rng = random.Random(11)
+    workload = Workload(seed)
+    rng = random.Random(seed)
     live: list[str] = []
     asked = 0.0
     step = 0
@@ -62,7 +62,7 @@ def bench_stream(policy: str) -> Iterator[str]:
             live.append(request.workload_id)
         yield line
         step += 1
-    for _ in range(1500):
+    for _ in range(churn):
         if rng.random() < 0.5 and live:
             i = rng.randrange(len(live))
             live[i], live[-1] = live[-1], live[i]
@@ -151,11 +151,11 @@ def mixed_request(rng: random.Random, wid: str) -> GpuRequest:
     )
 
 
-def mixed_stream(policy: str) -> Iterator[str]:
-    rng = random.Random(5)
+def mixed_stream(policy: str, seed: int = 5, steps: int = 2500) -> Iterator[str]:
+    rng = random.Random(seed)
     s = Scheduler(mixed_inventory(policy, rng))
     live: list[str] = []
-    for step in range(2500):
+    for step in range(steps):
         roll = rng.random()
         if roll < 0.35 and live:
             i = rng.randrange(len(live))
@@ -207,6 +207,51 @@ def test_every_policy_decides_as_the_reference_did() -> None:
 
 def test_the_full_bench_cluster_decides_as_the_reference_did() -> None:
     assert full_bench_digest() == FULL_BENCH_DIGEST
+
+
+# Digests of further seeded streams as the code at 707ce0b decided them (the speed work of
+# issue 17 must keep every decision): the mixed inventory at three more seeds for every policy
+# (1,500 steps), and the bench's cluster at a tenth of its size for the fragmentation-aware
+# policy at two more seeds (filled past capacity, then 2,000 places and releases).
+MORE_DIGESTS: dict[tuple[str, str, int], str] = {
+    ("mixed", "best-fit", 23): "c23df241b03a83179eb725698f7fcd492d1a8a6c80b564a200ee438ce774f022",
+    ("mixed", "first-fit", 23): "9f6f2b10a7e823cc8850be7d8c028a6061b2f229be7544d5ae518536b9c2705f",
+    ("mixed", "fragmentation-aware", 23): "19577398b3805f20a2c12139ede121fb7dd9a3f552a4cd884b58b7c891a227ab",
+    ("mixed", "gpu-packing", 23): "ccf1e5f4d3b10163dd6c96b2156bb2d6d149f5b0d3f190015cd7056bed341200",
+    ("mixed", "best-fit", 41): "36c8b8a8bd815e9c1487bbe5c9a7c595c2efdf8f0d68222fc94766cb3fd4354c",
+    ("mixed", "first-fit", 41): "c05f584e9d17d85966c1728940ea57d6fda3fd6aebb89177c940997345032113",
+    ("mixed", "fragmentation-aware", 41): "48fda616cb25b10b7a8bbc415e1d4b96e8624dc11684f0406c39013f7bbb4737",
+    ("mixed", "gpu-packing", 41): "e4252de09cc1104e5cf1e5a9f6f7a9d43110404b74f845318debd956a4e7d3ce",
+    ("mixed", "best-fit", 59): "5d80d195c80761755ab38042637ec3800685d4c667cbba9a180a55f7f47d4a9c",
+    ("mixed", "first-fit", 59): "a01d4cbd0d9b91b377c3a69fe73cf6eb0a7bd66660421ebf65f445a297e9c467",
+    ("mixed", "fragmentation-aware", 59): "afe30c99c01839c4e315218c546eb2eb80460005b5b4ef3047915ac69426fc46",
+    ("mixed", "gpu-packing", 59): "bb2a86e6e565fc4d36f3a6a3acf3d1cb184400257660ab50be5a8885efe82ef7",
+    ("bench", "fragmentation-aware", 31): "55fcdd0193ea50ce8352a73500adf293a5fa4fb7fe67cc2016123b645532f9fb",
+    ("bench", "fragmentation-aware", 73): "267d39b8d8e66d8f6c33cfe1c6be7677a548a0842dcd56093c86cce046164b4f",
+}
+
+
+def _digest(lines: Iterator[str]) -> str:
+    digest = hashlib.sha256()
+    for line in lines:
+        digest.update((line + "\n").encode())
+    return digest.hexdigest()
+
+
+def more_digests() -> dict[tuple[str, str, int], str]:
+    out: dict[tuple[str, str, int], str] = {}
+    for stream, policy, seed in MORE_DIGESTS:
+        if stream == "mixed":
+            out[(stream, policy, seed)] = _digest(mixed_stream(policy, seed, 1500))
+        else:
+            out[(stream, policy, seed)] = _digest(bench_stream(policy, seed, 0.1, 2000))
+    return out
+
+
+def test_more_seeded_streams_decide_as_the_reference_did() -> None:
+    got = more_digests()
+    differ = sorted(k for k, v in MORE_DIGESTS.items() if got[k] != v)
+    assert not differ, f"decisions differ on {differ}"
 
 
 if __name__ == "__main__":
