@@ -21,7 +21,7 @@ policy except first-fit: all slices of a card are alike.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping
 from typing import Protocol, TypeVar
 
@@ -462,12 +462,16 @@ class _ClassInfo:
     __slots__ = (
         "breaks",
         "card",
+        "cpus",
         "entries",
         "fractions",
         "hami",
         "hosts",
+        "locks",
         "max_cpu",
         "max_mem",
+        "mems",
+        "shapes",
         "size",
         "slices",
         "w",
@@ -475,17 +479,45 @@ class _ClassInfo:
         "wholes",
     )
 
-    def __init__(self, entries: tuple[Entry, ...], hami: bool, w: list[float], size: tuple[int, int] | None) -> None:
+    max_cpu: int
+    max_mem: int
+    cpus: list[int]
+    mems: list[int]
+    locks: dict[tuple[int, int], list[Entry]]
+    shapes: dict[int, tuple[RequestMode, int, int, int]]
+    hosts: dict[tuple[int, int], bool]
+
+    def __init__(
+        self,
+        entries: tuple[Entry, ...],
+        hami: bool,
+        w: list[float],
+        size: tuple[int, int] | None,
+        base: _ClassInfo | None = None,
+    ) -> None:
         self.entries = entries
         self.hami = hami
         self.w = w
         self.size = size
-        self.max_cpu = max((e[6] for e in entries), default=0)
-        self.max_mem = max((e[7] for e in entries), default=0)
+        if base is not None and base.entries is entries and base.size == size and base.hami == hami:
+            # the same class under new weights: what does not depend on the weights is kept
+            self.max_cpu, self.max_mem = base.max_cpu, base.max_mem
+            self.cpus, self.mems, self.locks = base.cpus, base.mems, base.locks
+            self.shapes, self.hosts = base.shapes, base.hosts
+        else:
+            self.max_cpu = max((e[6] for e in entries), default=0)
+            self.max_mem = max((e[7] for e in entries), default=0)
+            # the entries' CPU and memory thresholds, sorted: which entries a node's leftover
+            # locks out depends only on where the leftover falls among them (`locks` keys on it)
+            self.cpus = sorted({e[6] for e in entries})
+            self.mems = sorted({e[7] for e in entries})
+            self.locks = {}
+            # entries of one shape (mode, VRAM, cores, cards) see the same usable capacity on a node
+            self.shapes = {e[0]: (e[1], e[2], e[3], e[4]) for e in entries}  # by type index
+            self.hosts = {}
         self.card: dict[tuple[int, int], int] = {}
         self.whole: dict[int, int] = {}
         self.slices: dict[int, int] = {}
-        self.hosts: dict[tuple[int, int], bool] = {}
         # the bounds a request's size implies, read per decision: (c, v) -> (fc, fv) -> G(fc, fv) −
         # G(fc − c, fv − v); (c, v) -> k -> a fraction breaking one of k untouched cards;
         # N -> k -> N whole cards taken from k
@@ -565,8 +597,12 @@ class _ClassInfo:
         cpu_left = ns.free_cpu - cpu
         mem_left = ns.free_mem - mem
         if cpu_left >= self.max_cpu and mem_left >= self.max_mem:
-            return []
-        return [e for e in self.entries if cpu_left < e[6] or mem_left < e[7]]
+            return _NONE_LOCKED
+        key = (bisect_right(self.cpus, cpu_left), bisect_right(self.mems, mem_left))
+        found = self.locks.get(key)
+        if found is None:
+            found = self.locks[key] = [e for e in self.entries if cpu_left < e[6] or mem_left < e[7]]
+        return found
 
     def stranded(self, locked: list[Entry], ns: NodeState, model: str, lost_here: LossOf, *args: int) -> int:
         """What the newly locked-out entries lose beyond the loss on what the placement
@@ -574,18 +610,24 @@ class _ClassInfo:
         size = self.size
         assert size is not None
         w = self.w
+        shapes = self.shapes
         usable: dict[tuple[RequestMode, int, int, int], float] = {}  # entries of one shape see the same
         total = 0.0
         for e in locked:
-            shape = (e[1], e[2], e[3], e[4])
+            shape = shapes[e[0]]
             here = usable.get(shape)
             if here is None:
-                here = usable[shape] = _node_usable(ns, model, e, size)
+                if e[1] is _EXCLUSIVE:  # whole_usable of the node's untouched cards, as a float
+                    free_cards = len(ns.whole_free.get(model, ()))
+                    here = usable[shape] = float(free_cards - free_cards % e[4])
+                else:
+                    here = usable[shape] = _node_usable(ns, model, e, size)
             total += w[e[0]] * (here - lost_here(e, *args))
         return round(total * _Q)
 
 
 LossOf = Callable[..., float]
+_NONE_LOCKED: list[Entry] = []  # shared: never mutated
 
 
 class FragmentationAware:
@@ -622,6 +664,11 @@ class FragmentationAware:
         self._w: list[float] = []  # per type index: popularity × scarcity
         self._decisions = 0
         self._info: dict[tuple[str, int], _ClassInfo] = {}
+        # the last infos of each class under this view (their weight-free parts are reused)
+        self._base: dict[tuple[str, int], _ClassInfo] = {}
+        self._base_view = self._view
+        self._masks: dict[tuple[int, int], int] = {}  # (free CPU, free memory) -> threshold mask
+        self._margins: dict[int, tuple[int, int]] = {}  # class -> the CPU and memory its open points need
         self._sizes: dict[str, tuple[int, int]] = {}
         self._last: tuple[GpuRequest, TaskType] | None = None
 
@@ -648,7 +695,14 @@ class FragmentationAware:
         steps = self._steps
         view = self._view
         self._w = [p * 2 ** (steps.get(t.gpu_key, 0) / 2) for p, t in zip(view.popularity, view.types, strict=True)]
-        self._info.clear()
+        if self._base_view is view:
+            self._base.update(self._info)  # what does not depend on the weights survives them
+        else:
+            self._base = {}
+            self._base_view = view
+            self._masks = {}
+            self._margins = {}
+        self._info = {}
 
     def _rescale(self, cluster: ClusterState) -> None:
         """Re-read the capacity each type can still use (from the indexes, CPU and memory
@@ -661,18 +715,38 @@ class FragmentationAware:
             self._reweight()
 
     def node_class(self, ns: NodeState) -> int:
-        if not ns.cards:
+        cards = ns.cards
+        if not cards:
             return 0
-        if not any(ns.whole_free.values()) and not any(_has_free(cs) for cs in ns.cards):
-            return _FULL  # (an untouched card is free capacity: most nodes are decided by that)
-        return (self._view.mask(ns.free_cpu, ns.free_mem) << 2) | _MODE_CODE[ns.node.sharing_mode]
+        if not any(ns.whole_free.values()):
+            for cs in cards:  # (an untouched card is free capacity: most nodes are decided by that)
+                role = cs.role
+                if role == CardRole.HAMI:
+                    if cs.free_cores > 0 and cs.free_vram > 0:
+                        break
+                elif _has_free(cs):
+                    break
+            else:
+                return _FULL
+        key = (ns.free_cpu, ns.free_mem)
+        masks = self._masks
+        mask = masks.get(key)
+        if mask is None:
+            if len(masks) > 65_536:
+                masks.clear()
+            mask = masks[key] = self._view.mask(ns.free_cpu, ns.free_mem)
+        return (mask << 2) | _MODE_CODE[ns.node.sharing_mode]
 
     def _class_info(self, model: str, cls: int) -> _ClassInfo:
         info = self._info.get((model, cls))
         if info is None:
             mask = cls >> 2
-            entries = tuple(e for e in self._view.by_model.get(model, ()) if e[5] < 0 or not (mask >> e[5]) & 1)
-            info = self._info[(model, cls)] = _ClassInfo(entries, cls & 3 == 0, self._w, self._sizes.get(model))
+            base = self._base.get((model, cls))
+            if base is None:
+                entries = tuple(e for e in self._view.by_model.get(model, ()) if e[5] < 0 or not (mask >> e[5]) & 1)
+            else:
+                entries = base.entries
+            info = self._info[(model, cls)] = _ClassInfo(entries, cls & 3 == 0, self._w, self._sizes.get(model), base)
         return info
 
     def _hosts(self, info: _ClassInfo, cls: int, ask: tuple[int, int]) -> bool:
@@ -983,10 +1057,16 @@ class FragmentationAware:
                 if found is not None:
                     best = _better(best, Candidate((0, 1, found[0], found[1].order), None, found[1], []))
                 continue
-            mask = cls >> 2
-            ungated = [pt for j, pt in enumerate(self._view.points) if not (mask >> j) & 1]
-            safe_cpu = cpu + max((pc for pc, _ in ungated), default=0)
-            safe_mem = mem + max((pm for _, pm in ungated), default=0)
+            margin = self._margins.get(cls)
+            if margin is None:
+                mask = cls >> 2
+                ungated = [pt for j, pt in enumerate(self._view.points) if not (mask >> j) & 1]
+                margin = self._margins[cls] = (
+                    max((pc for pc, _ in ungated), default=0),
+                    max((pm for _, pm in ungated), default=0),
+                )
+            safe_cpu = cpu + margin[0]
+            safe_mem = mem + margin[1]
             found = tightest(index, safe_cpu, safe_mem, _PER_MILLICORE, _PER_MIB, first)
             if found is not None:
                 fit = found[0] + (safe_cpu - cpu) * _PER_MILLICORE + (safe_mem - mem) * _PER_MIB

@@ -63,6 +63,8 @@ class FreeSummary:
 
 # the ratios of the few sizes a cluster sees, computed once (Fraction arithmetic is slow)
 _fraction_ratio = lru_cache(maxsize=4096)(fraction_ratio)
+_exclusive_ratio = lru_cache(maxsize=64)(exclusive_ratio)
+_NO_RATIO = Fraction(0)
 
 
 def _cpus(millicores: int) -> str:
@@ -490,12 +492,12 @@ class Scheduler:
         node = c.node
         cluster_id = node.cluster.id
         if c.kind is None:
-            return Placement(cluster_id, node.id, None, (), Fraction(0), request.cpu_millicores, request.memory_mib)
+            return Placement(cluster_id, node.id, None, (), _NO_RATIO, request.cpu_millicores, request.memory_mib)
         option = request.choice(c.cards[0].model)
         assert option is not None
         if c.kind is GpuKind.EXCLUSIVE:
             shares = tuple(CardShare(cs.uuid, cs.vram, cs.cores) for cs in c.cards)
-            ratio = exclusive_ratio(len(shares))
+            ratio = _exclusive_ratio(len(shares))
         elif c.kind is GpuKind.SHARED:
             cs = c.cards[0]
             replicas = cs.card.timeslice_replicas
