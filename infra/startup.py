@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
+
+from sqlalchemy import text
 
 from domain.tenancy import services as tenancy
 from infra.bootstrap import Container
@@ -12,6 +15,8 @@ from infra.embedded import start_embedded_postgres
 from infra.settings import Settings
 
 log = logging.getLogger(__name__)
+# replicas starting together on an empty database bootstrap one at a time (a transaction lock)
+_BOOTSTRAP_LOCK = int.from_bytes(hashlib.blake2b(b"gshare.bootstrap", digest_size=8).digest(), "big", signed=True)
 
 
 class DatabaseBehind(RuntimeError):
@@ -42,6 +47,8 @@ async def ensure_bootstrap_admin(container: Container) -> str | None:
     configured = container.settings.bootstrap_admin_password
     password = configured.get_secret_value() if configured else secrets.token_urlsafe(15)
     async with container.uow() as uow:
+        # the others wait here and then find the organisation and the account made
+        await uow.session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _BOOTSTRAP_LOCK})
         admin = await tenancy.ensure_bootstrap(
             uow, container.ids, container.clock, container.hasher, admin_password=password
         )
