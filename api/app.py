@@ -36,6 +36,7 @@ from api.common.request_errors import RequestErrorCode
 from api.context import SESSION_COOKIE, Context
 from api.dataloaders import build_loaders
 from api.extensions import UNAVAILABLE_MESSAGE
+from api.fanout import SharedStreams
 from api.http import BodyLimit, RequestContext, SecurityHeaders, exception_handlers, graphql_refusal, page_policy
 from api.limits import InFlight, in_flight
 from api.schema import build_schema
@@ -119,6 +120,7 @@ class GShareGraphQL(GraphQL[Context, None]):
             max_sockets=settings.max_websockets_per_user, max_subscriptions=settings.max_subscriptions_per_user
         )
         self.refresh_lane = asyncio.Semaphore(settings.subscription_refresh_concurrency)
+        self.shared_streams = SharedStreams()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """HTTP requests run under `request_timeout_seconds`: past it the client gets a typed

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from graphql import FieldNode, OperationDefinitionNode, parse
+from starlette.websockets import WebSocketDisconnect
 from strawberry.exceptions import ConnectionRejectionError
 from strawberry.http.exceptions import WebSocketDisconnected
 from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import BaseGraphQLTransportWSHandler, Operation
@@ -34,6 +36,7 @@ from strawberry.types.unset import UnsetType
 
 from api.common.request_errors import RequestErrorCode
 from api.context import Context
+from api.fanout import SHARED_FIELDS, Key, SharedStreams
 from infra.events import Turn, refresh_turn
 from infra.request_context import request_id
 
@@ -105,10 +108,17 @@ class Outbox:
     operation's queued `next` is replaced in place by a newer one (it keeps its place in the
     order). `put` answers False when the queue is full: the caller closes the connection."""
 
-    def __init__(self, send: Callable[[Message], Awaitable[None]], *, limit: int) -> None:
+    def __init__(
+        self,
+        send: Callable[[Message], Awaitable[None]],
+        *,
+        limit: int,
+        send_text: Callable[[str], Awaitable[None]] | None = None,
+    ) -> None:
         self._send = send
+        self._send_text = send_text
         self.limit = limit
-        self._queue: deque[dict[str, Any]] = deque()
+        self._queue: deque[dict[str, Any] | str] = deque()
         self._latest: dict[str, dict[str, Any]] = {}  # operation id -> its queued `next`
         self._delivered: dict[str, asyncio.Future[None]] = {}  # ... resolved once it is sent
         self._ready = asyncio.Event()
@@ -134,6 +144,15 @@ class Outbox:
         self._ready.set()
         return True
 
+    def put_text(self, frame: str) -> bool:
+        """An already encoded message (a shared subscription's `next`, api.fanout): never
+        coalesced, counted against the limit like any other."""
+        if len(self._queue) >= self.limit:
+            return False
+        self._queue.append(frame)
+        self._ready.set()
+        return True
+
     async def delivered(self, op: str) -> None:
         """Until `op`'s queued `next` has been sent: a state subscription does no new work for
         a client that has not taken the last state yet (events meanwhile become one)."""
@@ -148,6 +167,12 @@ class Outbox:
                 self._ready.clear()
                 await self._ready.wait()
             msg = self._queue.popleft()
+            if isinstance(msg, str):
+                if self._send_text is not None:
+                    await self._send_text(msg)
+                else:
+                    await self._send(json.loads(msg))
+                continue
             op = msg.get("id")
             latest = isinstance(op, str) and self._latest.get(op) is msg
             if latest:
@@ -177,7 +202,10 @@ class GShareTransportWSHandler(BaseGraphQLTransportWSHandler[Context, None]):
         self.registry: ConnectionRegistry = view.connections
         self.lane: asyncio.Semaphore = view.refresh_lane
         self.per_connection = int(settings.max_subscriptions_per_connection)
-        self.outbox = Outbox(self.websocket.send_json, limit=int(settings.websocket_outbox_messages))
+        self.shared: SharedStreams = view.shared_streams
+        self.outbox = Outbox(
+            self.websocket.send_json, limit=int(settings.websocket_outbox_messages), send_text=self._text_sender()
+        )
         self.user: UUID | None = None
         self.counted: set[str] = set()
         self.latest_only: set[str] = set()
@@ -197,6 +225,19 @@ class GShareTransportWSHandler(BaseGraphQLTransportWSHandler[Context, None]):
                 self.counted.clear()
                 self.registry.close_socket(self.user)
 
+    def _text_sender(self) -> Callable[[str], Awaitable[None]] | None:
+        ws = getattr(self.websocket, "ws", None)  # the ASGI adapter's Starlette WebSocket
+        if ws is None:
+            return None
+
+        async def send_text(text: str) -> None:
+            try:
+                await ws.send_text(text)
+            except WebSocketDisconnect as exc:
+                raise WebSocketDisconnected from exc
+
+        return send_text
+
     async def _write(self) -> None:
         with contextlib.suppress(WebSocketDisconnected, RuntimeError):  # the socket went away
             await self.outbox.run()
@@ -208,10 +249,7 @@ class GShareTransportWSHandler(BaseGraphQLTransportWSHandler[Context, None]):
         if self.outbox.put(message, latest_only=latest):
             return
         self.closing = True
-        limit = self.outbox.limit
-        log.info("closing a socket that cannot keep up (%d messages unsent)", limit)
-        with contextlib.suppress(Exception):
-            await self.websocket.close(CLOSE_SLOW_CONSUMER, f"SLOW_CONSUMER: over {limit} messages waiting to be sent")
+        await self._close_slow()
 
     async def handle_connection_init(self, message: ConnectionInitMessage) -> None:
         """Strawberry's, with the per-user socket cap checked once the client is known."""
@@ -258,7 +296,128 @@ class GShareTransportWSHandler(BaseGraphQLTransportWSHandler[Context, None]):
             await self._refuse(message["id"], self.registry.max_subscriptions, "user")
             return
         self.counted.add(message["id"])
-        await super().handle_subscribe(message)
+        key = self._shared_key(message)
+        if key is None:
+            await super().handle_subscribe(message)
+            return
+        payload = message["payload"]
+        operation = Operation(
+            self, message["id"], payload["query"], payload.get("variables"), payload.get("operationName")
+        )
+        operation.task = asyncio.create_task(self._run_shared(operation, key))
+        operation.task.add_done_callback(self._task_done)
+        self.operations[message["id"]] = operation
+
+    @staticmethod
+    def _shared_key(message: SubscribeMessage) -> Key | None:
+        """The group of a subscription whose messages are the same for every subscriber
+        (api.fanout), or None. Only a valid document is shared: any other takes strawberry's
+        path, which reports its errors."""
+        payload = message.get("payload")
+        if not isinstance(payload, dict) or not isinstance(payload.get("query"), str):
+            return None
+        query, name, variables = payload["query"], payload.get("operationName"), payload.get("variables")
+        if (name is not None and not isinstance(name, str)) or (
+            variables is not None and not isinstance(variables, dict)
+        ):
+            return None
+        try:
+            fields = root_fields(query, name)
+            canonical = json.dumps(variables or {}, sort_keys=True, separators=(",", ":"))
+        except Exception:  # not parseable, or variables JSON cannot be canonical: not shared
+            return None
+        if not fields or not fields <= SHARED_FIELDS:
+            return None
+        return (query, name or "", canonical)
+
+    def _stream(self, operation: Operation[Context, None]) -> Awaitable[Any]:
+        return self.schema.stream(
+            operation.query,
+            variable_values=operation.variables,
+            context_value=self.context,
+            root_value=self.root_value,
+            operation_name=operation.operation_name,
+        )
+
+    def _encode(self, data: Any) -> str:
+        encoded = self.view.encode_json(data)
+        return encoded.decode() if isinstance(encoded, bytes) else encoded
+
+    async def _run_shared(self, operation: Operation[Context, None], key: Key) -> None:
+        """A shared subscription: its own first message (the current window, and the check that
+        this viewer may see it), then the group's messages, each spliced with its id."""
+        try:
+            async with self.shared.member(key, lambda: self._stream(operation), self.lane, self._encode) as member:
+                if member.group.ended:  # its leader could not subscribe: run it alone
+                    await self.run_operation(operation)
+                    return
+                if await self._first_alone(operation):
+                    member.attach(self._deliverer(operation))
+                    await member.ended.wait()
+            await operation.send_operation_message({"id": operation.id, "type": "complete"})
+        except Exception as error:  # as strawberry's run_operation
+            await self.handle_task_exception(error)
+            with contextlib.suppress(Exception):
+                await operation.send_operation_message({"id": operation.id, "type": "complete"})
+            self.operations.pop(operation.id, None)
+            raise
+
+    async def _first_alone(self, operation: Operation[Context, None]) -> bool:
+        """This subscriber's own execution up to its first message, sent. True when it went out
+        clean (the live messages follow from the group); False when it ended the operation (a
+        refusal, an error: the rest of its own stream, if any, was sent as strawberry would)."""
+        turn = Turn(self.lane)
+        token = refresh_turn.set(turn)
+        try:
+            await turn.take()
+            try:
+                source = await self._stream(operation)
+            finally:
+                turn.give_back()
+            if isinstance(source, ExecutionResult):  # strawberry streams only async iterators
+                await operation.send_next(source)
+                return False
+            async with contextlib.aclosing(source):
+                await turn.take()
+                try:
+                    result = await source.__anext__()
+                except StopAsyncIteration:
+                    return False
+                finally:
+                    turn.give_back()
+                if isinstance(result, PreExecutionError):
+                    await self._handle_pre_execution_error(operation, result)
+                    return False
+                if not isinstance(result, ExecutionResult):
+                    await self._reject_incremental_delivery(operation)
+                    return False
+                await operation.send_next(result)
+                if result.errors:
+                    async for more in source:
+                        if isinstance(more, ExecutionResult):
+                            await operation.send_next(more)
+                    return False
+            return True
+        finally:
+            refresh_turn.reset(token)
+
+    def _deliverer(self, operation: Operation[Context, None]) -> Callable[[str], None]:
+        head = '{"id":' + self._encode(operation.id) + ',"type":"next","payload":'
+
+        def deliver(payload: str) -> None:
+            if self.closing or operation.completed:
+                return
+            if not self.outbox.put_text(head + payload + "}"):
+                self.closing = True
+                asyncio.get_running_loop().create_task(self._close_slow())
+
+        return deliver
+
+    async def _close_slow(self) -> None:
+        limit = self.outbox.limit
+        log.info("closing a socket that cannot keep up (%d messages unsent)", limit)
+        with contextlib.suppress(Exception):
+            await self.websocket.close(CLOSE_SLOW_CONSUMER, f"SLOW_CONSUMER: over {limit} messages waiting to be sent")
 
     async def _refuse(self, operation_id: str, limit: int, per: str) -> None:
         extensions = {

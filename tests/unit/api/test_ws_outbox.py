@@ -116,6 +116,7 @@ def test_every_subscription_is_classed_as_state_or_stream() -> None:
 async def test_a_socket_that_cannot_keep_up_is_closed_with_4013() -> None:
     from types import SimpleNamespace
 
+    from api.fanout import SharedStreams
     from api.ws import CLOSE_SLOW_CONSUMER, GShareTransportWSHandler
 
     closed: list[tuple[int, str]] = []
@@ -132,6 +133,7 @@ async def test_a_socket_that_cannot_keep_up_is_closed_with_4013() -> None:
         container=SimpleNamespace(settings=settings),
         connections=ConnectionRegistry(max_sockets=1, max_subscriptions=1),
         refresh_lane=asyncio.Semaphore(1),
+        shared_streams=SharedStreams(),
     )
     handler = GShareTransportWSHandler(
         view=view, websocket=StalledSocket(), context=None, root_value=None, schema=None,
@@ -144,3 +146,26 @@ async def test_a_socket_that_cannot_keep_up_is_closed_with_4013() -> None:
     assert closed == [(CLOSE_SLOW_CONSUMER, "SLOW_CONSUMER: over 5 messages waiting to be sent")]
     await handler.send_message(nxt("usage", 6))  # type: ignore[arg-type]
     assert len(closed) == 1  # closed once; nothing queued after
+
+
+async def test_encoded_frames_wait_in_order_among_messages_and_count_against_the_limit() -> None:
+    sent: list[object] = []
+    three = asyncio.Event()
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+        if len(sent) == 3:
+            three.set()
+
+    async def send_text(text: str) -> None:
+        await send(text)
+
+    outbox = Outbox(send, limit=3, send_text=send_text)
+    assert outbox.put(nxt("a", 1))  # type: ignore[arg-type]
+    assert outbox.put_text('{"id":"u","type":"next","payload":{"data":1}}')
+    assert outbox.put(nxt("b", 2))  # type: ignore[arg-type]
+    assert not outbox.put_text("{}")  # full: the caller closes the socket
+    writer = asyncio.create_task(outbox.run())
+    await asyncio.wait_for(three.wait(), 5)
+    writer.cancel()
+    assert sent == [nxt("a", 1), '{"id":"u","type":"next","payload":{"data":1}}', nxt("b", 2)]
