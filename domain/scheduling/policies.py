@@ -443,6 +443,7 @@ _FULL = -1  # class of a GPU node with no free GPU capacity left
 _MODE_CODE = {SharingMode.HAMI: 0, SharingMode.TIMESLICING: 1, SharingMode.EXCLUSIVE: 2}
 _Q = 1_000_000_000  # losses are kept in integer billionths: exact sums, differences and ties
 _FRACTION, _EXCLUSIVE, _SHARED = RequestMode.FRACTION, RequestMode.EXCLUSIVE, RequestMode.SHARED
+_HAMI, _TIMESLICE, _MIG = CardRole.HAMI, CardRole.TIMESLICE, CardRole.MIG
 
 
 class _ClassInfo:
@@ -462,6 +463,7 @@ class _ClassInfo:
     __slots__ = (
         "breaks",
         "card",
+        "card_terms",
         "cpus",
         "entries",
         "fractions",
@@ -471,11 +473,13 @@ class _ClassInfo:
         "max_cpu",
         "max_mem",
         "mems",
+        "scans",
         "shapes",
         "size",
         "slices",
         "w",
         "whole",
+        "whole_terms",
         "wholes",
     )
 
@@ -486,6 +490,8 @@ class _ClassInfo:
     locks: dict[tuple[int, int], list[Entry]]
     shapes: dict[int, tuple[RequestMode, int, int, int]]
     hosts: dict[tuple[int, int], bool]
+    card_terms: dict[tuple[int, int], tuple[float, tuple[int, ...]]]
+    whole_terms: dict[int, tuple[tuple[int, int], ...]]
 
     def __init__(
         self,
@@ -504,6 +510,7 @@ class _ClassInfo:
             self.max_cpu, self.max_mem = base.max_cpu, base.max_mem
             self.cpus, self.mems, self.locks = base.cpus, base.mems, base.locks
             self.shapes, self.hosts = base.shapes, base.hosts
+            self.card_terms, self.whole_terms = base.card_terms, base.whole_terms
         else:
             self.max_cpu = max((e[6] for e in entries), default=0)
             self.max_mem = max((e[7] for e in entries), default=0)
@@ -515,9 +522,15 @@ class _ClassInfo:
             # entries of one shape (mode, VRAM, cores, cards) see the same usable capacity on a node
             self.shapes = {e[0]: (e[1], e[2], e[3], e[4]) for e in entries}  # by type index
             self.hosts = {}
+            self.card_terms = {}
+            self.whole_terms = {}
         self.card: dict[tuple[int, int], int] = {}
         self.whole: dict[int, int] = {}
         self.slices: dict[int, int] = {}
+        # (c, v) -> (the HAMi index last scanned for that size, its version then, the lowest
+        # bound among its buckets): while the index has the same keys, a scan is skipped when
+        # that bound is above the best loss found (no bucket would pass its first test)
+        self.scans: dict[tuple[int, int], tuple[FractionIndex, int, int]] = {}
         # the bounds a request's size implies, read per decision: (c, v) -> (fc, fv) -> G(fc, fv) −
         # G(fc − c, fv − v); (c, v) -> k -> a fraction breaking one of k untouched cards;
         # N -> k -> N whole cards taken from k
@@ -566,21 +579,37 @@ class _ClassInfo:
         value = self.card.get((fc, fv))
         if value is None:
             total = 0.0
+            free, kinds = self.card_terms.get((fc, fv)) or self._card_terms(fc, fv)
+            w = self.w
+            for i in kinds:
+                total += w[i] * free
+            value = self.card[(fc, fv)] = round(total * _Q)
+        return value
+
+    def _card_terms(self, fc: int, fv: int) -> tuple[float, tuple[int, ...]]:
+        """A card state's free share and the types (indexes, in entry order) that could use
+        it: what its value sums, kept across re-weightings."""
+        terms = self.card_terms.get((fc, fv))
+        if terms is None:
+            free = 0.0
+            kinds: tuple[int, ...] = ()
             if fc > 0 and fv > 0 and self.size is not None:
                 card_vram, card_cores = self.size
                 free = share(fc, fv, card_cores, card_vram)
-                w = self.w
-                for e in self.entries:
-                    if e[1] is _FRACTION and fc >= e[3] and fv >= e[2]:
-                        total += w[e[0]] * free
-            value = self.card[(fc, fv)] = round(total * _Q)
-        return value
+                kinds = tuple(e[0] for e in self.entries if e[1] is _FRACTION and fc >= e[3] and fv >= e[2])
+            terms = self.card_terms[(fc, fv)] = (free, kinds)
+        return terms
 
     def whole_value(self, free_cards: int) -> int:
         value = self.whole.get(free_cards)
         if value is None:
             w = self.w
-            total = sum(w[e[0]] * whole_usable(free_cards, e[4]) for e in self.entries if e[1] is _EXCLUSIVE)
+            terms = self.whole_terms.get(free_cards)
+            if terms is None:  # (type index, usable cards) per whole-card entry: kept across re-weightings
+                terms = self.whole_terms[free_cards] = tuple(
+                    (e[0], whole_usable(free_cards, e[4])) for e in self.entries if e[1] is _EXCLUSIVE
+                )
+            total = sum(w[i] * usable for i, usable in terms)
             value = self.whole[free_cards] = round(total * _Q)
         return value
 
@@ -628,6 +657,7 @@ class _ClassInfo:
 
 LossOf = Callable[..., float]
 _NONE_LOCKED: list[Entry] = []  # shared: never mutated
+_NO_BOUND = 1 << 62  # above every loss
 
 
 class FragmentationAware:
@@ -720,8 +750,7 @@ class FragmentationAware:
             return 0
         if not any(ns.whole_free.values()):
             for cs in cards:  # (an untouched card is free capacity: most nodes are decided by that)
-                role = cs.role
-                if role == CardRole.HAMI:
+                if cs.role == _HAMI:
                     if cs.free_cores > 0 and cs.free_vram > 0:
                         break
                 elif _has_free(cs):
@@ -773,20 +802,23 @@ class FragmentationAware:
         allow_mig: bool,
     ) -> Candidate | None:
         mode = request.mode
-        self._type(request)
         if self._decisions % _SCARCITY_EVERY == 0 or self._sizes is not cluster.card_size:
             self._rescale(cluster)
         self._decisions += 1
         if mode is RequestMode.CPU:
             return self._cpu(cluster, view, request, fits)
         best: Candidate | None = None
-        for option in request.options:
-            if mode is _FRACTION:
+        if mode is _FRACTION:
+            for option in request.options:
                 best = self._fraction(cluster, view, request, option, fits, allow_hami, allow_mig, best)
-            elif mode is _EXCLUSIVE:
-                best = self._whole(cluster, view, request, option.model, fits, best)
-            else:
-                best = self._slice(cluster, view, request, option.model, fits, best)
+            return best
+        if mode is _EXCLUSIVE:
+            wanted = request.cards_wanted
+            for option in request.options:
+                best = self._whole(cluster, view, request, option.model, wanted, fits, best)
+            return best
+        for option in request.options:
+            best = self._slice(cluster, view, request, option.model, fits, best)
         return best
 
     @staticmethod
@@ -860,15 +892,26 @@ class FragmentationAware:
                     )
         if not allow_hami:
             return best
+        size_key = (c, v)
         for cls, index in cluster.fraction.get(model, {}).items():
             info = infos.get((model, cls)) or self._class_info(model, cls)
             hosts = info.hosts.get(ask)
             if not (self._hosts(info, cls, ask) if hosts is None else hosts):
                 continue
+            scan = info.scans.get(size_key)
+            if (
+                scan is not None
+                and best is not None
+                and scan[0] is index
+                and scan[1] == index.version
+                and scan[2] > best.score[0]
+            ):
+                continue  # every bucket's bound is above the best loss: none would be looked at
             table = info.fraction_bounds(c, v)
             value = table.get
             fcs = index.fcs
             all_fvs = index.fvs
+            low = _NO_BOUND
             for i in range(bisect_left(fcs, c), len(fcs)):
                 fc = fcs[i]
                 fvs = all_fvs[fc]
@@ -879,6 +922,8 @@ class FragmentationAware:
                     key = (fc, fv)
                     known = value(key)
                     bound = info.fraction_bound(table, fc, fv, c, v) if known is None else known
+                    if bound < low:
+                        low = bound
                     if best is not None:
                         top = best.score
                         if bound > top[0]:
@@ -905,6 +950,7 @@ class FragmentationAware:
                     if locked:
                         loss += info.stranded(locked, ns, model, fraction_loss, fc, fv, c, v, card_cores, card_vram)
                     best = _better(best, Candidate((loss, fit, 1, card.order), GpuKind.HAMI, ns, [card], model=model))
+            info.scans[size_key] = (index, index.version, low)
         return self._break_whole(cluster, view, request, option, fits, best)
 
     def _break_whole(
@@ -962,12 +1008,12 @@ class FragmentationAware:
         view: StateView,
         request: GpuRequest,
         model: str,
+        wanted: int,
         fits: NodeFit,
         best: Candidate | None,
     ) -> Candidate | None:
         if model not in cluster.card_size:
             return best
-        wanted = request.cards_wanted
         cpu, mem = request.cpu_millicores, request.memory_mib
         ask = (cpu, mem)
         infos = self._info
@@ -1186,21 +1232,26 @@ def _node_usable(ns: NodeState, model: str, entry: Entry, size: tuple[int, int])
     cards of `model` that the entry's type could use."""
     card_vram, card_cores = size
     mode = entry[1]
-    if mode is RequestMode.EXCLUSIVE:
+    if mode is _EXCLUSIVE:
         return float(whole_usable(len(ns.whole_free.get(model, ())), entry[4]))
     total = 0.0
+    if mode is _SHARED:
+        for cs in ns.cards:
+            if cs.model == model and cs.role == _TIMESLICE:
+                total += cs.free_slices / cs.card.timeslice_replicas
+        return total
+    ev, ec = entry[2], entry[3]
     for cs in ns.cards:
         if cs.model != model:
             continue
-        if mode is RequestMode.SHARED:
-            if cs.role == CardRole.TIMESLICE:
-                total += cs.free_slices / cs.card.timeslice_replicas
-        elif cs.role == CardRole.HAMI:
-            if cs.free_cores >= entry[3] and cs.free_vram >= entry[2]:
-                total += share(cs.free_cores, cs.free_vram, card_cores, card_vram)
-        elif cs.role == CardRole.MIG:
+        role = cs.role
+        if role == _HAMI:
+            fc, fv = cs.free_cores, cs.free_vram
+            if fc >= ec and fv >= ev:
+                total += max(fc / card_cores, fv / card_vram)  # share(fc, fv, ...)
+        elif role == _MIG:
             for ms in cs.migs:
-                if ms.tenant is None and ms.cores >= entry[3] and ms.vram >= entry[2]:
+                if ms.tenant is None and ms.cores >= ec and ms.vram >= ev:
                     total += share(ms.cores, ms.vram, card_cores, card_vram)
     return total
 
