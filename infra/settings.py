@@ -172,6 +172,12 @@ class Settings(BaseSettings):
     max_websocket_message_bytes: int = setting(
         1024 * 1024, "a WebSocket message over it closes the socket (1009)", used_by=SERVE
     )
+    websocket_compression: bool = setting(
+        False,
+        "offer WebSocket permessage-deflate to clients that ask; off, each open socket costs ~100 KiB "
+        "less server memory (its compressor's window) and each message no compression CPU",
+        used_by=SERVE,
+    )
     max_subscriptions_per_connection: int = setting(
         20,
         "GraphQL subscriptions one WebSocket may hold (past it: an `error` with `TOO_MANY_SUBSCRIPTIONS`, "

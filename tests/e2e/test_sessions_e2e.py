@@ -268,6 +268,21 @@ def test_a_subscriber_that_reconnects_gets_the_current_state_first(served: Serve
     assert asyncio.run(final_state()) == "STOPPED"
 
 
+def test_the_server_declines_websocket_compression(served: Served) -> None:
+    """permessage-deflate keeps a compressor per socket (~100 KiB resident, issue 15's 60 KiB per
+    subscribed socket): `gshare serve` declines it unless GSHARE_WEBSOCKET_COMPRESSION is on."""
+    _member, token, _ids = setup_member(served)
+
+    async def extensions() -> str | None:
+        # the client offers permessage-deflate, as browsers do
+        async with graphql_ws(
+            served.url.replace("http", "ws") + "/graphql", {"authorization": f"Bearer {token}"}
+        ) as ws:
+            return ws.response.headers.get("Sec-WebSocket-Extensions")  # type: ignore[no-any-return]
+
+    assert asyncio.run(extensions()) is None
+
+
 JOB = """
 query($id: ID!) {
   node(id: $id) {
