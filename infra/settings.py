@@ -284,6 +284,15 @@ class Settings(BaseSettings):
     idle_window_seconds: int = setting(
         300, "idle means every sample of this last window was below the thresholds", used_by=JOBS
     )
+    idle_no_data_seconds: int = setting(
+        600,
+        "a GPU session RUNNING this long without a usage sample in the last idle window is reported as "
+        "'no data' (its owner told once, the job's summary and log name it): never judged idle",
+        used_by=JOBS,
+    )
+    idle_warning_seconds: int = setting(
+        300, "an idle session's owner is told this long before idle reclaim pauses it", used_by=JOBS
+    )
 
     @classmethod
     def settings_customise_sources(

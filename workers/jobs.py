@@ -56,6 +56,8 @@ def idle_settings(settings: Settings) -> session_jobs.IdleSettings:
         gpu_util_percent=settings.idle_gpu_util_percent,
         cpu_millicores=settings.idle_cpu_millicores,
         window_seconds=settings.idle_window_seconds,
+        no_data_seconds=settings.idle_no_data_seconds,
+        warning_seconds=settings.idle_warning_seconds,
     )
 
 
@@ -100,10 +102,16 @@ def idle_marks(container: Container) -> IdleMarks:
 
 async def reclaim_idle(container: Container) -> str:
     tracker = idle_marks(container)
-    paused = await session_jobs.reclaim_idle(
-        container.sessions, container.usage, tracker, idle_settings(container.settings)
+    outcome = await session_jobs.idle_reclaim(
+        container.sessions, container.usage, tracker, idle_settings(container.settings), _notices(container)
     )
-    return f"{len(paused)} idle session(s) paused"
+    if outcome.no_data:
+        log.warning(
+            "idle reclaim: %d running session(s) without usage data (not judged idle): %s",
+            len(outcome.no_data),
+            ", ".join(str(i) for i in outcome.no_data[:10]),
+        )
+    return outcome.summary()
 
 
 async def expire_sessions(container: Container) -> str:

@@ -18,7 +18,7 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 from uuid import UUID, uuid5
 
@@ -296,6 +296,32 @@ class IdleSettings:
     gpu_util_percent: float = 5.0
     cpu_millicores: int = 100
     window_seconds: int = 300
+    # a session RUNNING this long without a sample in the last window is reported as "no data"
+    no_data_seconds: int = 600
+    # the owner is told this long before an idle session is paused
+    warning_seconds: int = 300
+
+
+@dataclass(frozen=True)
+class IdleOutcome:
+    paused: tuple[UUID, ...] = ()
+    warned: int = 0  # owners told now that their session will be paused
+    no_data: tuple[UUID, ...] = ()  # RUNNING sessions without samples: not judged idle, reported
+
+    def summary(self) -> str:
+        text = f"{len(self.paused)} idle session(s) paused, {self.warned} warned"
+        if self.no_data:
+            text += f", {len(self.no_data)} without usage data (not judged idle)"
+        return text
+
+
+def has_no_data(samples: Sequence[UsageSample], now: datetime, running_since: datetime, settings: IdleSettings) -> bool:
+    """Whether a session RUNNING since `running_since` has sent no usage sample in the last
+    window although it has run longer than `no_data_seconds`: its source (a node agent, the
+    Prometheus fallback) is not reporting it, and idle reclaim cannot judge it."""
+    if (now - running_since).total_seconds() < settings.no_data_seconds:
+        return False
+    return not samples or (now - samples[-1].at).total_seconds() > settings.window_seconds
 
 
 def is_idle(samples: Sequence[UsageSample], settings: IdleSettings) -> bool:
@@ -327,12 +353,31 @@ class IdleTracker:
 async def reclaim_idle(
     svc: SessionServices, usage: UsageStore, tracker: IdleMarks, settings: IdleSettings | None = None
 ) -> list[UUID]:
+    """`idle_reclaim` without warnings: the sessions paused."""
+    return list((await idle_reclaim(svc, usage, tracker, settings)).paused)
+
+
+def _clock(at: datetime) -> str:
+    return at.strftime("%H:%M UTC")
+
+
+async def idle_reclaim(
+    svc: SessionServices,
+    usage: UsageStore,
+    tracker: IdleMarks,
+    settings: IdleSettings | None = None,
+    notices: NoticeBox | None = None,
+) -> IdleOutcome:
     """Pause GPU sessions idle for longer than their effective policy's idle timeout.
 
     Since when a session is idle is kept in `tracker` (shared by the worker processes and
     surviving their restarts), set at the first run that sees a whole window of idle samples and
     cleared by any run that sees it busy or without fresh samples; a run still needs a whole
-    idle window of fresh samples to pause, so a mark never pauses on stale data."""
+    idle window of fresh samples to pause, so a mark never pauses on stale data.
+
+    With `notices`, the owner is told once per idle stretch, `warning_seconds` before the pause,
+    and once per session when it has sent no samples for `no_data_seconds` (then it is never
+    idle: reclaim does not guess)."""
     settings = settings or IdleSettings()
     now = svc.clock.now()
     async with svc.uow() as uow:
@@ -341,6 +386,8 @@ async def reclaim_idle(
     marks = await tracker.all()
     cleared = [sid for sid in marks if sid not in ids]
     paused: list[UUID] = []
+    no_data: list[UUID] = []
+    notes: list[Notification] = []
     timeouts: dict[tuple[UUID, UUID, UUID], int | None] = {}  # one policy look-up per scope chain
     for s in running:
         scope = (s.owner_id, s.group_id, s.organization_id)
@@ -357,12 +404,41 @@ async def reclaim_idle(
             continue
         samples = await usage.recent(s.id, settings.window_seconds)
         fresh = bool(samples) and (now - samples[-1].at).total_seconds() <= settings.window_seconds
+        started = s.running_since or now
+        if has_no_data(samples, now, started, settings):
+            no_data.append(s.id)
+            minutes = settings.no_data_seconds // 60
+            notes.append(
+                Notification(
+                    notice_id(f"idle-no-data:{s.id}", s.owner_id),
+                    s.owner_id,
+                    "session_usage_no_data",
+                    f"session {s.name} has reported no usage for over {minutes} min, so it is not judged idle "
+                    "(the cluster's node agent or Prometheus sends nothing for it)",
+                    now,
+                    s.id,
+                )
+            )
         if not fresh or not is_idle(samples, settings):
             cleared.append(s.id)
             continue
-        started = s.running_since or now
         since = marks.get(s.id) or await tracker.mark(s.id, max(samples[0].at, started))
-        if (now - since).total_seconds() < timeout:
+        idle_for = (now - since).total_seconds()
+        if idle_for < timeout:
+            if idle_for >= timeout - settings.warning_seconds:
+                at = since + timedelta(seconds=int(timeout))
+                left = max(1, round((at - now).total_seconds() / 60))
+                notes.append(
+                    Notification(
+                        notice_id(f"idle-warning:{s.id}:{since.isoformat()}", s.owner_id),
+                        s.owner_id,
+                        "session_idle_warning",
+                        f"session {s.name} has not used its GPU since {_clock(since)} and will be paused in "
+                        f"{left} min, at {_clock(at)}, unless it does",
+                        now,
+                        s.id,
+                    )
+                )
             continue
         pause_started = time.perf_counter()
         details = {"reason": "idle", "idleSince": since.isoformat(), "idleTimeoutSeconds": str(int(timeout))}
@@ -386,7 +462,12 @@ async def reclaim_idle(
     stale = [sid for sid in cleared if sid in marks or sid in paused]
     if stale:
         await tracker.clear(stale)
-    return paused
+    warned = 0
+    if notices is not None and notes:
+        stored = await notices.add_once(notes)
+        await _publish(svc, stored)
+        warned = sum(1 for n in stored if n.kind == "session_idle_warning")
+    return IdleOutcome(tuple(paused), warned, tuple(no_data))
 
 
 # ======================================================================== expiry

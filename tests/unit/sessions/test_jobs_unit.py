@@ -187,6 +187,70 @@ async def test_idle_gpu_sessions_are_paused_after_their_policy_timeout(w: Sessio
     assert w.state.sessions[busy.id].state is S.RUNNING  # type: ignore[attr-defined]
 
 
+async def test_the_owner_is_warned_once_before_the_idle_pause(w: SessionsWorld) -> None:
+    x = await running(w)
+    await w.policies.put(ResourcePolicy(PolicyScope.group(w.t.g1.id), idle_timeout_seconds=1200))
+    usage, tracker, notices = Samples(), jobs.IdleTracker(), Notices()
+    settings = jobs.IdleSettings(warning_seconds=300)
+    sid = x.id  # type: ignore[attr-defined]
+
+    async def at(minutes: int) -> jobs.IdleOutcome:
+        w.t.clock.set(NOW + timedelta(minutes=minutes))
+        usage.by_session[sid] = quiet(sid, NOW + timedelta(minutes=minutes - 4), 5)
+        return await jobs.idle_reclaim(w.svc, usage, tracker, settings, notices)
+
+    assert await at(5) == jobs.IdleOutcome()  # idle since 00:01: 4 min of 20
+    assert await at(14) == jobs.IdleOutcome()  # 13 min: not yet in the last 5
+    assert await at(16) == jobs.IdleOutcome(warned=1)  # 15 min idle: 5 to go
+    (warning,) = notices.stored.values()
+    assert (warning.kind, warning.user_id, warning.session_id, warning.message) == (
+        "session_idle_warning",
+        x.owner_id,  # type: ignore[attr-defined]
+        sid,
+        "session nb has not used its GPU since 00:01 UTC and will be paused in 5 min, at 00:21 UTC, unless it does",
+    )
+    assert await at(18) == jobs.IdleOutcome()  # told once
+    assert await at(21) == jobs.IdleOutcome(paused=(sid,))
+    assert [n.kind for n in notices.stored.values()] == ["session_idle_warning"]
+    assert [n.kind for n in w.state.notifications.values()] == ["session_idle_paused"]
+
+
+async def test_a_running_session_without_samples_is_reported_as_no_data_not_idle(w: SessionsWorld) -> None:
+    x = await running(w)
+    await w.policies.put(ResourcePolicy(PolicyScope.group(w.t.g1.id), idle_timeout_seconds=600))
+    usage, tracker, notices = Samples(), jobs.IdleTracker(), Notices()
+    sid = x.id  # type: ignore[attr-defined]
+    w.t.clock.set(NOW + timedelta(minutes=9))
+    assert await jobs.idle_reclaim(w.svc, usage, tracker, jobs.IdleSettings(), notices) == jobs.IdleOutcome()
+    w.t.clock.set(NOW + timedelta(minutes=11))  # running 11 min, not one sample: no data
+    outcome = await jobs.idle_reclaim(w.svc, usage, tracker, jobs.IdleSettings(), notices)
+    assert outcome == jobs.IdleOutcome(no_data=(sid,))
+    assert outcome.summary() == "0 idle session(s) paused, 0 warned, 1 without usage data (not judged idle)"
+    (note,) = notices.stored.values()
+    assert (note.kind, note.session_id) == ("session_usage_no_data", sid)
+    assert note.message == (
+        "session nb has reported no usage for over 10 min, so it is not judged idle "
+        "(the cluster's node agent or Prometheus sends nothing for it)"
+    )
+    # samples that stopped 6 minutes ago are no data too; the owner was told once
+    w.t.clock.set(NOW + timedelta(minutes=30))
+    usage.by_session[sid] = quiet(sid, NOW + timedelta(minutes=20), 5)
+    assert (await jobs.idle_reclaim(w.svc, usage, tracker, jobs.IdleSettings(), notices)).no_data == (sid,)
+    assert len(notices.stored) == 1 and w.state.sessions[sid].state is S.RUNNING
+    # fresh samples: judged again (busy here)
+    usage.by_session[sid] = quiet(sid, NOW + timedelta(minutes=26), 5, util=80.0)
+    assert await jobs.idle_reclaim(w.svc, usage, tracker, jobs.IdleSettings(), notices) == jobs.IdleOutcome()
+
+
+def test_what_counts_as_no_data() -> None:
+    sid, settings = UUID(int=1), jobs.IdleSettings(window_seconds=300, no_data_seconds=600)
+    now = NOW + timedelta(hours=1)
+    assert jobs.has_no_data([], now, now - timedelta(seconds=599), settings) is False  # not long enough
+    assert jobs.has_no_data([], now, now - timedelta(seconds=600), settings) is True
+    assert jobs.has_no_data(quiet(sid, now - timedelta(seconds=301), 1), now, NOW, settings) is True
+    assert jobs.has_no_data(quiet(sid, now - timedelta(seconds=300), 1), now, NOW, settings) is False
+
+
 def test_what_counts_as_idle() -> None:
     sid, t0 = UUID(int=1), NOW
     settings = jobs.IdleSettings()
