@@ -4,6 +4,8 @@
   users; the simulated cluster when configured (its inventory registered in the database) with
   the usage sampler feeding the UsageStore and live subscriptions; an adapter for every
   registered Kubernetes cluster (first inventory read at start), kept current.
+- both kinds, when `GSHARE_SIMULATED_CLUSTER` is on: an adapter of the deployment's one shared
+  simulated cluster (infra.cluster.shared), which the first process to start hosts.
 - `ProcessKind.WORKER` (`gshare worker`): an adapter for every registered Kubernetes cluster,
   kept current when a cluster is registered, changed or deregistered, so that expiry, idle and
   "hold ran out" pauses delete the workload on its cluster and the queue drain hands admitted
@@ -65,8 +67,8 @@ async def start_runtime(container: Container, kind: ProcessKind = ProcessKind.AP
     if kind is ProcessKind.API:
         # other processes' changes to users reach this process's actor cache
         runtime.tasks.append(asyncio.create_task(container.actors.follow(container.events)))
-        if container.settings.use_simulated_cluster:
-            await start_simulated_cluster(container, runtime)
+    if container.settings.use_simulated_cluster:
+        await start_simulated_cluster(container, runtime)
     await follow_kubernetes_clusters(container, runtime, read_inventory=kind is ProcessKind.API)
     return runtime
 
@@ -85,32 +87,29 @@ async def follow_kubernetes_clusters(container: Container, runtime: Runtime, *, 
 
 
 async def start_simulated_cluster(container: Container, runtime: Runtime) -> None:
-    from infra.cluster.simulated import SimulatedCluster
-    from infra.coalesce import Coalescer
+    """This process's adapter of the deployment's one simulated cluster (infra.cluster.shared):
+    every process drives the same cluster through the database, and one of them hosts it."""
+    from infra.cluster.shared import SharedSimulatedCluster
+    from infra.cluster.simulated import DEMO_INVENTORY_PATH, load_inventory_yaml
 
     async def write(reports: Sequence[StatusReport]) -> None:
         await sessions.handle_status_reports(container.sessions, cluster.cluster_id, reports)
 
-    batcher: Coalescer[StatusReport] = Coalescer(write)
-
-    async def on_status(report: StatusReport) -> None:
-        try:
-            await batcher.submit(report)
-        except Exception:
-            log.exception("status report for %s failed", report.session_id)
-
     settings = container.settings
-    kwargs = {
-        "start_delay": settings.simulated_start_delay,
-        "base_url": settings.own_origin() + "/s",
-        "job_seconds": settings.simulated_job_seconds,
-    }
-    if settings.cluster_inventory:
-        cluster = SimulatedCluster.from_yaml(settings.cluster_inventory, on_status, **kwargs)
-    else:
-        cluster = SimulatedCluster.demo(on_status, **kwargs)
-    await register_cluster_inventory(container, cluster, kind="simulated")
+    cluster = SharedSimulatedCluster(
+        container.engine,
+        container.events,
+        load_inventory_yaml(settings.cluster_inventory or DEMO_INVENTORY_PATH),
+        write,
+        poll=settings.simulated_host_poll_seconds,
+        start_delay=settings.simulated_start_delay,
+        base_url=settings.own_origin() + "/s",
+        job_seconds=settings.simulated_job_seconds,
+    )
+    if runtime.kind is ProcessKind.API:
+        await register_cluster_inventory(container, cluster, kind="simulated")
     container.clusters.add(cluster)
+    await cluster.start()
     runtime.tasks.append(asyncio.create_task(_sample_usage(container, cluster)))
 
 

@@ -88,7 +88,18 @@ class Settings(BaseSettings):
     cluster_inventory: Path | None = setting(
         None, "a YAML inventory for the simulated cluster (default: the built-in demo)"
     )
-    simulated_cluster: bool | None = setting(None, "run the simulated cluster (default: on in embedded mode only)")
+    simulated_cluster: bool | None = setting(
+        None,
+        "run the simulated cluster (default: on in embedded mode only). Every process that sets it (each `gshare "
+        "serve` replica, each `gshare worker`) drives the same one: its state is in PostgreSQL and one process "
+        "hosts it (pod starts, jobs, status reports, usage), another taking over when the host dies",
+    )
+    simulated_host_poll_seconds: float = setting(
+        1.0,
+        "the simulated cluster is one for every process (its state in PostgreSQL), hosted by one of them: "
+        "how often the others try to take it over from a dead host, and the host looks for requests besides "
+        "the ones Redis announces",
+    )
     simulated_start_delay: float = setting(2.0, "seconds a simulated pod takes to start")
     simulated_job_seconds: float = setting(
         30.0,

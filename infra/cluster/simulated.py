@@ -195,6 +195,25 @@ class SimulatedCluster:
 
     # -- beyond the port: what the simulation knows ----------------------------------------
 
+    def adopt(
+        self,
+        spec: WorkloadSpec,
+        phase: WorkloadPhase,
+        *,
+        node_id: str | None,
+        started_at: datetime | None = None,
+        log: list[str] | None = None,
+        exit_code: int | None = None,
+    ) -> SimulatedPod:
+        """Carry on with a workload another process's simulation ran (the shared cluster taken
+        over from a dead host): it is in `phase` already, so nothing is reported; a running job
+        runs again from its first attempt."""
+        pod = SimulatedPod(spec, node_id, phase, started_at, log=list(log or []), exit_code=exit_code)
+        self._pods[spec.session_id] = pod
+        if phase is WorkloadPhase.RUNNING and spec.is_job:
+            pod.task = asyncio.create_task(self._run_job(pod), name=f"sim-job-{spec.session_id}")
+        return pod
+
     def pods(self) -> list[SimulatedPod]:
         return list(self._pods.values())
 

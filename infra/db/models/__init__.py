@@ -9,5 +9,6 @@ from infra.db.models import (  # noqa: F401
     operations,
     policies,
     sessions,
+    simulated,
     tenancy,
 )
