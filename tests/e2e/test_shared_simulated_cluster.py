@@ -59,15 +59,11 @@ def _until(client: httpx.Client, sid: str, state: str, within: float = 15) -> di
         time.sleep(0.2)
 
 
-async def _prepare(url: str, admin_password: str) -> None:
-    """The first start's bootstrap admin and the demo, before the replicas start together (two
-    first starts at once race on the default organisation: see /work/notes/simshare.md)."""
+async def _seed_demo(url: str) -> None:
     from infra.demo import seed_demo
-    from infra.startup import ensure_bootstrap_admin
 
-    c = build_container(Settings(database_url=url, demo=False, bootstrap_admin_password=admin_password), url)
+    c = build_container(Settings(database_url=url, demo=False), url)
     try:
-        await ensure_bootstrap_admin(c)
         await seed_demo(c)
     finally:
         await c.aclose()
@@ -92,7 +88,7 @@ def test_a_session_started_through_one_replica_is_paused_and_stopped_through_the
     redis_url = require_redis()
     db = create_test_database(prefix="gshare_simshare")
     try:
-        asyncio.run(_prepare(db.url, "e2e-admin-password"))  # the password tests.support.serve gives
+        asyncio.run(_seed_demo(db.url))
         env = {
             "GSHARE_DATABASE_URL": db.url,
             "GSHARE_REDIS_URL": redis_url,
