@@ -64,6 +64,8 @@ class Runtime:
 
 async def start_runtime(container: Container, kind: ProcessKind = ProcessKind.API) -> Runtime:
     runtime = Runtime(container, kind)
+    # other processes' changes to catalog objects and scope names reach this process's cache
+    runtime.tasks.append(asyncio.create_task(container.uow.references.follow(container.events)))
     if kind is ProcessKind.API:
         # other processes' changes to users reach this process's actor cache
         runtime.tasks.append(asyncio.create_task(container.actors.follow(container.events)))

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.ports import EventBus
+from infra.credits.sql import SqlWalletHolds
 from infra.db.repositories.audit import SqlAuditRepository
 from infra.db.repositories.capacity import CapacityCache, SqlCapacityStore
 from infra.db.repositories.catalog import SqlCatalogRepository
@@ -21,6 +22,8 @@ from infra.db.repositories.sessions import (
     SqlVolumeRepository,
 )
 from infra.db.repositories.tenancy import SqlCredentialRepository, SqlTenancyRepository
+from infra.faults import hold_fault
+from infra.reference_cache import CachedCatalogRepository, CachedTenancyRepository, ReferenceCache
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +37,10 @@ class SqlUnitOfWork:
         events: EventBus | None = None,
         capacity_cache: CapacityCache | None = None,
         commit_listeners: Sequence[CommitListener] = (),
+        references: ReferenceCache | None = None,
     ) -> None:
         self._sessionmaker = sessionmaker
+        self._references = references
         self._events = events
         self._capacity_cache = capacity_cache or CapacityCache()
         self._commit_listeners = commit_listeners
@@ -43,9 +48,12 @@ class SqlUnitOfWork:
 
     async def __aenter__(self) -> SqlUnitOfWork:
         self.session = self._sessionmaker()
-        self.tenancy = SqlTenancyRepository(self.session)
+        self.tenancy: Any = SqlTenancyRepository(self.session)
         self.credentials = SqlCredentialRepository(self.session)
-        self.catalog = SqlCatalogRepository(self.session)
+        self.catalog: Any = SqlCatalogRepository(self.session)
+        if self._references is not None:
+            self.tenancy = CachedTenancyRepository(self.tenancy, self._references, self.publish_after_commit)
+            self.catalog = CachedCatalogRepository(self.catalog, self._references, self.publish_after_commit)
         self.audit = SqlAuditRepository(self.session)
         self.sessions = SqlSessionRepository(self.session)
         self.volumes = SqlVolumeRepository(self.session)
@@ -53,6 +61,7 @@ class SqlUnitOfWork:
         self.notifications = SqlNotificationRepository(self.session)
         self.capacity = SqlCapacityStore(self.session, self._capacity_cache)
         self.usage = SqlUsageReader(self.session)
+        self.holds = SqlWalletHolds(self.session, hold_fault())
         self._pending = []
         return self
 
@@ -107,7 +116,11 @@ class SqlUnitOfWorkFactory:
         self.sessionmaker = sessionmaker
         self.events = events
         self.capacity_cache = CapacityCache()
-        self.commit_listeners: list[CommitListener] = []
+        # catalog objects and scope names by id (issue 19); forgotten on change, see infra.reference_cache
+        self.references = ReferenceCache()
+        self.commit_listeners: list[CommitListener] = [self.references.on_committed]
 
     def __call__(self) -> SqlUnitOfWork:
-        return SqlUnitOfWork(self.sessionmaker, self.events, self.capacity_cache, self.commit_listeners)
+        return SqlUnitOfWork(
+            self.sessionmaker, self.events, self.capacity_cache, self.commit_listeners, self.references
+        )
