@@ -136,9 +136,12 @@ async def mutate_saga(
     refused: Callable[[list[UserError]], P],
     *,
     attempted: AuditTarget | None = None,
+    audited_by_call: bool = False,
 ) -> P:
     """For use cases that run their own transactions (the session saga): no unit of work is
-    held while they run; the audit entry is written right after, success or refusal."""
+    held while they run; the audit entry is written right after, success or refusal
+    (`audited_by_call`: the use case wrote the success's entry in its own transaction, made
+    by `success_audit`)."""
     started = time.perf_counter()
     actor = ctx.actor
     try:
@@ -154,7 +157,16 @@ async def mutate_saga(
         log.exception("mutation %s failed (request %s)", operation, ctx.request_id)
         await _record_failure(ctx, actor, operation, attempted, "INTERNAL_ERROR", started)
         raise
-    async with ctx.container.uow() as uow:
-        await record(uow.audit, _entry(ctx, actor, operation, target(result), "OK", started))
-        await uow.commit()
+    if not audited_by_call:
+        async with ctx.container.uow() as uow:
+            await record(uow.audit, _entry(ctx, actor, operation, target(result), "OK", started))
+            await uow.commit()
     return ok(result)
+
+
+def success_audit(
+    ctx: Context, actor: Actor, operation: str, target: Callable[[R], AuditTarget]
+) -> Callable[[R], AuditEntry]:
+    """The success's audit entry, for a use case to write in the transaction of its change."""
+    started = time.perf_counter()
+    return lambda result: _entry(ctx, actor, operation, target(result), "OK", started)

@@ -8,7 +8,7 @@ import strawberry
 
 from api.common.errors import UserError
 from api.common.ids import decode, decode_optional, node_id_of
-from api.common.mutations import mutate, mutate_saga
+from api.common.mutations import mutate, mutate_saga, success_audit
 from api.common.payloads import DeletePayload, IdInput
 from api.context import Info
 from api.sessions import inputs
@@ -72,9 +72,15 @@ def _mounts(items: list[inputs.MountInput]) -> tuple[MountRequest, ...]:
 
 
 async def _session_mutation(
-    info: Info, operation: str, call: Callable[[Actor], Awaitable[Session]], attempted: AuditTarget
+    info: Info,
+    operation: str,
+    call: Callable[[Actor], Awaitable[Session]],
+    attempted: AuditTarget,
+    *,
+    audited_by_call: bool = False,
 ) -> SessionPayload:
-    """Session use cases run their own transactions (a saga); the audit entry follows them."""
+    """Session use cases run their own transactions (a saga); the audit entry follows them
+    (or, `audited_by_call`, the use case writes it with its change)."""
     return await mutate_saga(
         info.context,
         operation,
@@ -83,6 +89,7 @@ async def _session_mutation(
         lambda s: SessionPayload(session=SessionNode.of(s)),
         lambda e: SessionPayload(errors=e),
         attempted=attempted,
+        audited_by_call=audited_by_call,
     )
 
 
@@ -116,9 +123,11 @@ class SessionsMutation:
                 args=tuple(input.args),
                 backoff_limit=input.backoff_limit,
             )
-            return await sessions.session_create(svc, actor, req)
+            # the admitted session's audit entry commits with it (issue 19: one transaction fewer)
+            audit = success_audit(info.context, actor, "sessionCreate", _target)
+            return await sessions.session_create(svc, actor, req, audit=audit)
 
-        return await _session_mutation(info, "sessionCreate", call, AuditTarget("Session"))
+        return await _session_mutation(info, "sessionCreate", call, AuditTarget("Session"), audited_by_call=True)
 
     @strawberry.mutation(description="Pause: frees the GPU at once and stops billing; settings and volumes stay.")
     async def session_pause(self, info: Info, input: IdInput) -> SessionPayload:

@@ -41,6 +41,22 @@ class TransferQuery:
     limit: int = 100
 
 
+class WalletHolds(Protocol):
+    """Credit holds written in a unit of work's own transaction (admission: a hold commits with
+    its session row, or neither does). The invariants are the ledger's: the wallets are locked
+    first (ascending account id, as every ledger transaction locks accounts), the caller checks
+    the available balance with `check_can_pay`, and `add` keeps the cached held amount equal
+    to the open holds."""
+
+    async def lock_wallets(self, user_ids: Sequence[UUID]) -> Mapping[UUID, Balance]:
+        """Lock the users' personal wallets; one never used reads as zero."""
+        ...
+
+    async def add(self, requests: Sequence[HoldRequest]) -> Sequence[Hold]:
+        """Open these holds (new keys, wallets locked by `lock_wallets` in this transaction)."""
+        ...
+
+
 class Ledger(Protocol):
     async def post(self, request: TransferRequest) -> TransferResult:
         """Post one transfer, or replay it if its key was posted with the same parameters.

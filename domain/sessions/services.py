@@ -12,6 +12,7 @@ is keyed, so a retried or repeated request never moves credits twice.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, nullcontext
@@ -21,6 +22,7 @@ from fractions import Fraction
 from typing import Protocol
 from uuid import UUID
 
+from domain.audit.model import AuditEntry
 from domain.catalog.errors import CatalogError, CatalogErrorCode
 from domain.catalog.model import (
     GpuLimits,
@@ -37,8 +39,8 @@ from domain.common.clock import Clock, IdGenerator
 from domain.common.errors import DomainError, InvalidValueError, NotFoundError, PermissionDeniedError
 from domain.common.validation import clean_name
 from domain.credits import services as credits
-from domain.credits.model import HoldStatus
-from domain.credits.ports import BudgetRepository, Ledger
+from domain.credits.model import AccountRef, Attribution, Balance, HoldRequest, HoldStatus, check_can_pay
+from domain.credits.ports import BudgetRepository, Ledger, WalletHolds
 from domain.inventory.model import GpuKind, Placement
 from domain.inventory.ports import (
     Endpoint,
@@ -132,6 +134,9 @@ class SessionsUnitOfWork(UnitOfWork, Protocol):
     @property
     def usage(self) -> UsageReader: ...
 
+    @property
+    def holds(self) -> WalletHolds: ...
+
 
 @dataclass
 class SessionServices:
@@ -151,6 +156,8 @@ class SessionServices:
     admission_gate: Callable[[], AbstractAsyncContextManager[object]] | None = None
     # meters and settles sessions (charges, holds and `charged_micro` in one transaction)
     billing: Billing = field(default_factory=lambda: _NoBilling())
+    # group commit of this process's admissions (issue 19); `AdmissionBatcher(1)` decides one at a time
+    admissions: AdmissionBatcher = field(default_factory=lambda: AdmissionBatcher())
 
     def gate(self) -> AbstractAsyncContextManager[object]:
         return self.admission_gate() if self.admission_gate is not None else nullcontext()
@@ -198,6 +205,8 @@ class _Effects:
     settle: list[UUID] = field(default_factory=list)
     release_holds: list[UUID] = field(default_factory=list)
     readmit: list[UUID] = field(default_factory=list)
+    # sessions this request just wrote and placed, with their image: the hand-off reuses them
+    handed: dict[UUID, tuple[Session, Image | None]] = field(default_factory=dict)
 
 
 def session_topic(session_id: UUID) -> str:
@@ -353,6 +362,7 @@ class _Resolved:
     offering: Offering | None
     request: ResourceRequest
     warnings: list[str]
+    image: Image | None = None
 
 
 def _resources(gpu: GpuAsk | None, cpu_millicores: int, memory_mib: int, cluster: str | None = None) -> ResourceRequest:
@@ -560,7 +570,7 @@ async def _resolve(svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, 
         expires_at=now + duration if duration is not None else None,
         job=job,
     )
-    return _Resolved(session, chain, policy, offering, resource, warnings)
+    return _Resolved(session, chain, policy, offering, resource, warnings, image)
 
 
 def job_run(req: SessionRequest) -> JobRun | None:
@@ -756,45 +766,180 @@ async def _reserve(svc: SessionServices, s: Session, chain: ScopeChain) -> Sessi
     return replace(s, hold_id=result.hold.id, hold_seq=seq)
 
 
-async def session_create(svc: SessionServices, actor: Actor, req: SessionRequest) -> Session:
+AuditOf = Callable[[Session], AuditEntry]
+
+
+async def session_create(
+    svc: SessionServices, actor: Actor, req: SessionRequest, *, audit: AuditOf | None = None
+) -> Session:
+    """The eight steps. `audit`, when given, makes the admitted session's audit entry, written
+    in the transaction that writes the session (a refusal is the caller's to audit)."""
     access.require_writable(actor)
     async with svc.gate():
-        return await _session_create(svc, actor, req)
+        return await _session_create(svc, actor, req, audit)
 
 
-async def _session_create(svc: SessionServices, actor: Actor, req: SessionRequest) -> Session:
+async def _session_create(svc: SessionServices, actor: Actor, req: SessionRequest, audit: AuditOf | None) -> Session:
     async with svc.uow() as uow:
         resolved = await _resolve(svc, uow, actor, req)
+    if not resolved.policy.setting("approval_required"):
+        s, effects = await svc.admissions.decide(svc, _Admission(actor, resolved, audit))
+        await _run_effects(svc, effects)
+        return s
     s = resolved.session
     if s.gpu is not None:
         s = await _reserve(svc, s, resolved.chain)
     reserved = s.hold_id
-    effects = _Effects()
     try:
         async with svc.uow() as uow:
-            if resolved.policy.setting("approval_required"):
-                s = replace(s, state=S.PENDING_APPROVAL, state_reason="waiting for an admin's approval")
-                await uow.sessions.add(s)
-                _notify_admins_later(uow, s)
-            else:
-                s = await _place_new(svc, uow, actor, s, resolved, effects)
+            s = replace(s, state=S.PENDING_APPROVAL, state_reason="waiting for an admin's approval")
+            await uow.sessions.add(s)
+            _notify_admins_later(uow, s)
             for w in resolved.warnings:
                 await _notify(svc, uow, s.owner_id, "budget_warning", w, s.id)
             _publish_session(uow, s)
+            if audit is not None:
+                await uow.audit.append(audit(s))
             await uow.commit()
     except BaseException:
         if reserved is not None:
             await credits.release_hold(svc.ledger, svc.clock, hold_id=reserved)
         raise
-    await _run_effects(svc, effects)
     return s
 
 
-async def _place_new(
-    svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, s: Session, resolved: _Resolved, effects: _Effects
-) -> Session:
-    """Step 7 under the capacity lock; re-checks step 4 with fresh numbers first."""
-    state = await uow.capacity.lock()
+@dataclass
+class _Admission:
+    """One request past steps 1–5, waiting for steps 6 and 7 under the capacity lock."""
+
+    actor: Actor
+    resolved: _Resolved
+    audit: AuditOf | None = None
+    outcome: asyncio.Future[tuple[Session, _Effects]] | None = None
+
+
+class AdmissionBatcher:
+    """Group commit (issue 19). Admissions of this process that wait for the capacity lock
+    are decided together, in arrival order, in one transaction: one lock, one capacity save,
+    the session rows, their holds and audit entries. Each passes steps 4 (re-checked), 6 and 7
+    with the numbers of those decided before it in the batch, as it would have after them in
+    series; a refusal refuses only its own request. While one batch is decided the next one
+    gathers. If the batch's transaction fails as a whole (a constraint, a lost connection),
+    each of its admissions is decided again alone, so one request's failure is its own."""
+
+    def __init__(self, max_batch: int = 64) -> None:
+        self.max_batch = max_batch
+        self._waiting: list[_Admission] = []
+        self._leader: asyncio.Task[None] | None = None
+        self.sizes: list[int] = []  # the batches decided, for tests and benches (last 1000)
+
+    async def decide(self, svc: SessionServices, item: _Admission) -> tuple[Session, _Effects]:
+        item.outcome = asyncio.get_running_loop().create_future()
+        self._waiting.append(item)
+        if self._leader is None or self._leader.done():
+            self._leader = asyncio.create_task(self._lead(svc), name="admission-batch")
+        # the decision goes on if this request is given up: it may already be committed
+        return await asyncio.shield(item.outcome)
+
+    async def _lead(self, svc: SessionServices) -> None:
+        while self._waiting:
+            batch = self._waiting[: self.max_batch]
+            del self._waiting[: self.max_batch]
+            self.sizes = [*self.sizes[-999:], len(batch)]
+            try:
+                await decide_batch(svc, batch)
+            except BaseException as exc:  # cancelled: nobody may wait for ever
+                for item in batch:
+                    if item.outcome is not None and not item.outcome.done():
+                        item.outcome.set_exception(exc)
+                raise
+
+
+async def decide_batch(svc: SessionServices, batch: Sequence[_Admission]) -> None:
+    """Decide `batch` together, or (the transaction failed) each alone; sets every outcome."""
+    try:
+        outcomes = await _decide_together(svc, batch)
+    except Exception as exc:
+        if len(batch) == 1:
+            outcomes = [exc]
+        else:
+            log.warning("a batch of %d admissions failed as a whole; deciding each alone", len(batch), exc_info=True)
+            outcomes = []
+            for item in batch:
+                try:
+                    outcomes += await _decide_together(svc, [item])
+                except Exception as alone:
+                    outcomes.append(alone)
+    for item, outcome in zip(batch, outcomes, strict=True):
+        assert item.outcome is not None
+        if item.outcome.done():
+            continue
+        if isinstance(outcome, BaseException):
+            item.outcome.set_exception(outcome)
+        else:
+            item.outcome.set_result(outcome)
+
+
+async def _decide_together(
+    svc: SessionServices, batch: Sequence[_Admission]
+) -> list[tuple[Session, _Effects] | BaseException]:
+    outcomes: list[tuple[Session, _Effects] | BaseException] = []
+    async with svc.uow() as uow:
+        state = await uow.capacity.lock()
+        payers = sorted({i.resolved.session.owner_id for i in batch if i.resolved.session.gpu is not None})
+        wallets = dict(await uow.holds.lock_wallets(payers)) if payers else {}
+        holds: list[HoldRequest] = []
+        for item in batch:
+            effects = _Effects()
+            try:
+                s, hold = await _decide(svc, uow, state, wallets, item, effects)
+            except AdmissionRefused as exc:
+                outcomes.append(exc)
+                continue
+            if hold is not None:
+                holds.append(hold)
+            outcomes.append((s, effects))
+        decided = [(item, o) for item, o in zip(batch, outcomes, strict=True) if not isinstance(o, BaseException)]
+        if not decided:
+            return outcomes  # every one refused: nothing changed, nothing to commit
+        await uow.holds.add(holds)
+        await uow.capacity.save(state)
+        uow.publish_after_commit(CAPACITY_TOPIC, {"reason": "placement"})
+        uow.publish_after_commit(QUEUE_TOPIC, {"reason": "placement"})
+        for item, (s, _) in decided:
+            for w in item.resolved.warnings:
+                await _notify(svc, uow, s.owner_id, "budget_warning", w, s.id)
+            _publish_session(uow, s)
+            if item.audit is not None:
+                await uow.audit.append(item.audit(s))
+        for user_id in sorted({h.user_id for h in holds}):  # as the ledger announces its holds
+            uow.publish_after_commit(wallet_topic(user_id), {"userId": str(user_id)})
+        await uow.commit()
+    for item, (s, effects) in decided:
+        if s.id in effects.apply:
+            effects.handed[s.id] = (s, item.resolved.image)
+    return outcomes
+
+
+async def _decide(
+    svc: SessionServices,
+    uow: SessionsUnitOfWork,
+    state: CapacityState,
+    wallets: dict[UUID, Balance],
+    item: _Admission,
+    effects: _Effects,
+) -> tuple[Session, HoldRequest | None]:
+    """Steps 6 and 7 (step 4 re-checked with fresh numbers) for one admission of a batch,
+    under the capacity lock; nothing is written or changed for a refused one."""
+    resolved = item.resolved
+    s = resolved.session
+    amount = hold_estimate(svc, s) if s.gpu is not None else 0
+    if s.gpu is not None:
+        wallet = AccountRef.user(s.owner_id)
+        try:
+            check_can_pay(wallet, wallets.get(s.owner_id, Balance(wallet)), amount)
+        except DomainError as exc:
+            raise _refuse(6, exc) from exc
     if s.kind is not SessionKind.JOB and resolved.policy.limits:
         try:
             await _check_limits(uow, resolved.policy, resolved.request)
@@ -805,22 +950,35 @@ async def _place_new(
         raise _refuse(4, InvalidValueError("cluster", f"your scope may not use cluster {s.requested_cluster}"))
     request = _request(s, frozenset(allowed) if allowed is not None else None)
     try:
+        request.validate()  # before the arrival number is taken: a refusal changes nothing
         admission = scheduling.admit(state.scheduler, state.queue, request, arrival=state.arrival())
     except SchedulingError as exc:
         raise _refuse(7, exc) from exc
+    hold = None
+    now = svc.clock.now()
     if admission.allocation is not None:
-        s = _with_placement(s, admission.allocation, svc.clock.now())
+        if s.gpu is not None:
+            chain = resolved.chain
+            hold = HoldRequest(
+                svc.ids.new_id(),
+                f"session:{s.id}:hold:{s.hold_seq + 1}",
+                s.owner_id,
+                amount,
+                now,
+                Attribution(chain.organization_id, chain.group_id, chain.user_id),
+                f"session {s.name}",
+            )
+            held = wallets.get(s.owner_id, Balance(AccountRef.user(s.owner_id)))
+            wallets[s.owner_id] = replace(held, held_micro=held.held_micro + amount)
+            s = replace(s, hold_id=hold.hold_id, hold_seq=s.hold_seq + 1)
+        s = _with_placement(s, admission.allocation, now)
         effects.apply.append(s.id)
-    else:
+    else:  # queued: holds nothing while it waits (step 6 proved the wallet could pay)
         reason = _waiting_reason(state.scheduler, request)
-        s = replace(s, state=S.QUEUED, queued_at=svc.clock.now(), state_reason=reason)
-        s = _drop_hold(s, effects)
+        s = replace(s, state=S.QUEUED, queued_at=now, state_reason=reason)
     await uow.sessions.add(s)
     await _apply_admission_side_effects(svc, uow, state, admission.preempted, admission.also_admitted, effects)
-    await uow.capacity.save(state)
-    uow.publish_after_commit(CAPACITY_TOPIC, {"reason": "placement"})
-    uow.publish_after_commit(QUEUE_TOPIC, {"reason": "placement"})
-    return s
+    return s, hold
 
 
 def _drop_hold(s: Session, effects: _Effects) -> Session:
@@ -946,18 +1104,31 @@ async def _run_effects(svc: SessionServices, effects: _Effects) -> None:
     for sid in effects.readmit:
         await _recheck_readmitted(svc, sid)
     for sid in effects.apply:
-        await _hand_off(svc, sid)
+        await _hand_off(svc, sid, effects.handed.get(sid))
 
 
-async def _hand_off(svc: SessionServices, session_id: UUID) -> None:
-    async with svc.uow() as uow:
-        s = await uow.sessions.get(session_id)
-        if s is None or s.state not in (S.SCHEDULED,) or s.cluster_id is None:
+async def _hand_off(
+    svc: SessionServices, session_id: UUID, written: tuple[Session, Image | None] | None = None
+) -> None:
+    """Step 8. `written`: the session as its admission just committed it and its image (no
+    read again; a change since is the cluster's report's or the residue sweep's to settle)."""
+    if written is not None and not written[0].mounts and (written[1] is None or written[1].registry_id is None):
+        s, image = written
+        if s.cluster_id is None:
             return
         port = svc.clusters.get(s.cluster_id)
-        names = {v.id: v for v in await uow.volumes.get_many([m.volume_id for m in s.mounts])}
-        image = await uow.catalog.get_image(s.image_id)
-        registry = await uow.catalog.get_registry(image.registry_id) if image and image.registry_id else None
+        names: dict[UUID, Volume] = {}
+        registry = None
+    else:
+        async with svc.uow() as uow:
+            found = await uow.sessions.get(session_id)
+            if found is None or found.state not in (S.SCHEDULED,) or found.cluster_id is None:
+                return
+            s = found
+            port = svc.clusters.get(found.cluster_id)
+            names = {v.id: v for v in await uow.volumes.get_many([m.volume_id for m in s.mounts])}
+            image = await uow.catalog.get_image(s.image_id)
+            registry = await uow.catalog.get_registry(image.registry_id) if image and image.registry_id else None
     try:
         if port is None:
             raise RuntimeError(f"no adapter for cluster {s.cluster_id}")

@@ -379,6 +379,55 @@ _LOCK_HOLD = _HOLD_BY_ID.with_for_update()
 _HOLD_BY_KEY = select(H).where(H.c.idempotency_key == bindparam("key"))
 
 
+class SqlWalletHolds:
+    """The `WalletHolds` port on a unit of work's session: holds that commit with the
+    admission's session rows (issue 19), written as the ledger's `reserve` writes them."""
+
+    def __init__(self, session: Any, on_hold: Callable[[HoldRequest], None] | None = None) -> None:
+        self.session = session
+        self._on_hold = on_hold  # fault injection (infra.faults), after each hold is written
+
+    async def lock_wallets(self, user_ids: Sequence[UUID]) -> Mapping[UUID, Balance]:
+        conn = await self.session.connection()
+        refs = [AccountRef.user(u) for u in user_ids]
+        locked = await lock_accounts(conn, refs)
+        return {r.owner_id: locked[r] for r in refs if r.owner_id is not None}
+
+    async def add(self, requests: Sequence[HoldRequest]) -> Sequence[Hold]:
+        if not requests:
+            return []
+        conn = await self.session.connection()
+        rows = [
+            {
+                "id": r.hold_id,
+                "idempotency_key": r.idempotency_key,
+                "account_id": AccountRef.user(r.user_id).id,
+                "user_id": r.user_id,
+                "amount_micro": r.amount_micro,
+                "reserved_micro": r.amount_micro,
+                "charged_micro": 0,
+                "status": HoldStatus.OPEN.value,
+                "organization_id": r.attribution.organization_id,
+                "group_id": r.attribution.group_id,
+                "memo": r.memo,
+                "created_at": r.created_at,
+                "updated_at": r.created_at,
+            }
+            for r in requests
+        ]
+        inserted = (await conn.execute(pg_insert(H).returning(H), rows)).all()
+        deltas: dict[UUID, int] = {}
+        for r in requests:
+            wallet = AccountRef.user(r.user_id).id
+            deltas[wallet] = deltas.get(wallet, 0) + r.amount_micro
+        await conn.execute(_ADD_HELD, [{"aid": a, "delta": d} for a, d in sorted(deltas.items())])
+        if self._on_hold is not None:
+            for r in requests:
+                self._on_hold(r)
+        by_id = {row.id: _hold_from_row(row) for row in inserted}
+        return [by_id[r.hold_id] for r in requests]
+
+
 _ATTRIBUTION = {
     BudgetScopeKind.ORGANIZATION: T.c.organization_id,
     BudgetScopeKind.GROUP: T.c.group_id,

@@ -14,7 +14,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.common.errors import CommonErrorCode, DomainError
-from domain.credits.model import HoldStatus
+from domain.credits.model import AccountRef, HoldStatus
 from domain.inventory.model import Cluster, Inventory, Node
 from domain.policies.model import PolicyScope, PolicyScopeKind, Usage
 from domain.scheduling.model import Allocation
@@ -39,6 +39,22 @@ class SessionsState(TenancyState):
     notifications: dict[UUID, Notification] = field(default_factory=dict)
     capacity: CapacityData = field(default_factory=CapacityData)
     events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # published after commit
+
+
+class InMemoryWalletHolds:
+    """`WalletHolds` on the in-memory ledger (which has no transactions: a hold is reserved
+    at once, as the ledger's `reserve` does)."""
+
+    def __init__(self, ledger: Any) -> None:
+        self.ledger = ledger
+
+    async def lock_wallets(self, user_ids: Sequence[UUID]) -> dict[UUID, Any]:
+        refs = [AccountRef.user(u) for u in user_ids]
+        found = await self.ledger.balances(refs)
+        return {u: found[r] for u, r in zip(user_ids, refs, strict=True)}
+
+    async def add(self, requests: Sequence[Any]) -> list[Any]:
+        return [(await self.ledger.reserve(r)).hold for r in requests]
 
 
 class StaleSession(DomainError):
@@ -241,9 +257,10 @@ class RecordedBilling:
 
 
 class SessionsUnitOfWork(InMemoryUnitOfWork):
-    def __init__(self, state: SessionsState) -> None:
+    def __init__(self, state: SessionsState, ledger: Any = None) -> None:
         super().__init__(state)
         self.st = state
+        self.ledger = ledger  # where `holds` are written (outside the state: it is not rolled back)
 
     @property
     def sessions(self) -> InMemorySessions:
@@ -256,6 +273,10 @@ class SessionsUnitOfWork(InMemoryUnitOfWork):
     @property
     def capacity(self) -> InMemoryCapacity:
         return InMemoryCapacity(self.st)
+
+    @property
+    def holds(self) -> InMemoryWalletHolds:
+        return InMemoryWalletHolds(self.ledger)
 
     @property
     def usage(self) -> InMemorySessionUsage:  # type: ignore[override]
@@ -271,9 +292,9 @@ class SessionsUnitOfWork(InMemoryUnitOfWork):
         self.st.events += pending
 
 
-def unit_of_work_factory(state: SessionsState) -> Callable[[], SessionsUnitOfWork]:
+def unit_of_work_factory(state: SessionsState, ledger: Any = None) -> Callable[[], SessionsUnitOfWork]:
     """A new unit of work over the shared state each time, as the composition root's factory."""
-    return lambda: SessionsUnitOfWork(state)
+    return lambda: SessionsUnitOfWork(state, ledger)
 
 
 def snapshot_of(state: SessionsState) -> SessionsState:

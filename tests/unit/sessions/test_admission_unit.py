@@ -62,8 +62,8 @@ async def test_a_gpu_session_is_placed_holds_its_cost_and_is_handed_to_the_clust
     assert stored.state is SessionState.SCHEDULED and stored.hold_id == x.hold_id
     assert [Allocation.from_dict(a).workload_id for a in w.state.capacity.allocations] == [str(x.id)]
     assert [topic for topic, _ in w.state.events] == [
-        "capacity", "queue", f"session:{x.id}", f"sessions-of:{x.owner_id}",
-    ]  # fmt: skip
+        "capacity", "queue", f"session:{x.id}", f"sessions-of:{x.owner_id}", f"wallet:{x.owner_id}",
+    ]  # fmt: skip  # the hold commits with the session (issue 19): its wallet is announced with it
 
 
 async def test_step1_references_and_cuda(w: SessionsWorld) -> None:

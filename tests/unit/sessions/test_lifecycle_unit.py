@@ -134,8 +134,8 @@ async def test_a_stop_frees_the_card_for_the_queue(w: SessionsWorld) -> None:
     assert (admitted.state, admitted.placement["node_id"], admitted.hold_seq) == (
         S.SCHEDULED,
         "excl-1",
-        2,
-    )  # a new hold
+        1,
+    )  # its first hold: a queued request holds nothing while it waits (issue 19: none is reserved)
     hold = await w.ledger.get_hold(admitted.hold_id)
     assert hold is not None and hold.status is HoldStatus.OPEN  # reserved again when admitted
     assert waiting.id in [spec.session_id for spec in w.cluster.applied]

@@ -81,7 +81,7 @@ class SessionsWorld:
         cluster = Cluster1()
         billing = RecordedBilling(state, ledger)
         svc = sessions.SessionServices(
-            uow=unit_of_work_factory(state),
+            uow=unit_of_work_factory(state, ledger),
             clock=t.clock,
             ids=t.ids,
             ledger=ledger,

@@ -1,0 +1,96 @@
+"""Issue 19, Must show 2: admissions decided together (group commit) decide exactly as the
+same admissions decided one after the other, in the same order, from the same state: every
+decision (placed, queued, refused and by which step with which numbers), every placement and
+every hold, and the queue and the wallets after."""
+
+from __future__ import annotations
+
+import asyncio
+from fractions import Fraction
+from typing import Any
+from uuid import UUID
+
+from domain.credits.model import AccountRef
+from domain.policies.model import PolicyScope, ResourcePolicy
+from domain.scheduling.model import Allocation
+from domain.scheduling.queue import QueueEntry
+from domain.sessions import services as s
+from domain.sessions.errors import AdmissionRefused
+from tests.unit.sessions.world import C, SessionsWorld
+
+# (who, preset): quarter cards (L), whole cards and CPU sessions from two users of G1. The
+# member's 1 credit pays for one quarter card-hour (0.9): its later GPU asks are refused at
+# step 6 (a queued one too: the wallet must be able to pay); G1 may run 9 sessions at once:
+# the 10th and later are refused at step 4 (in series before the lock; in a batch under it,
+# with the numbers of those decided before them); the two cards fill up and GPU asks queue.
+BURST = [
+    ("member", "L"), ("gadmin", "whole"), ("member", "whole"), ("gadmin", "L"), ("member", "L"),
+    ("gadmin", "L"), ("member", "cpu"), ("gadmin", "whole"), ("gadmin", "L"), ("member", "L"),
+    ("gadmin", "cpu"), ("gadmin", "L"), ("member", "cpu"), ("gadmin", "L"), ("gadmin", "whole"),
+]  # fmt: skip
+
+
+async def _world() -> SessionsWorld:
+    w = await SessionsWorld.build(credits_=0)
+    await w.fund("member", 1)
+    await w.fund("gadmin", 20)
+    await w.policies.put(ResourcePolicy(PolicyScope.group(w.t.g1.id), max_concurrent_sessions=9))
+    return w
+
+
+async def _create(w: SessionsWorld, i: int) -> Any:
+    who, preset = BURST[i]
+    try:
+        return await s.session_create(w.svc, w.actor(who), w.request(preset, name=f"b{i}"))
+    except AdmissionRefused as exc:
+        return exc
+
+
+async def _decisions(batched: bool) -> tuple[list[Any], list[Any], dict[str, Any], list[int]]:
+    w = await _world()
+    if batched:  # all at once: they gather while the first batch is decided
+        outcomes = await asyncio.gather(*(_create(w, i) for i in range(len(BURST))))
+    else:
+        outcomes = [await _create(w, i) for i in range(len(BURST))]
+    index = {o.id: i for i, o in enumerate(outcomes) if not isinstance(o, AdmissionRefused)}
+    decisions = []
+    for o in outcomes:
+        if isinstance(o, AdmissionRefused):
+            decisions.append(("refused", o.step, o.code, o.message))
+            continue
+        stored = w.state.sessions[o.id]
+        hold = await w.ledger.get_hold(stored.hold_id) if stored.hold_id else None
+        placement = None
+        if stored.placement is not None:
+            placement = {k: v for k, v in stored.placement.items() if k != "workload_id"}
+        decisions.append(
+            (
+                stored.state,
+                stored.state_reason,
+                placement,
+                stored.hold_seq,
+                None if hold is None else (hold.amount_micro, hold.status, hold.idempotency_key.split(":")[2:]),
+            )
+        )
+    placed = [Allocation.from_dict(a) for a in w.state.capacity.allocations]
+    allocations = sorted((index[UUID(a.workload_id)], a.placement.card_uuids) for a in placed)
+    queue = [index[UUID(QueueEntry.from_dict(e).workload_id)] for e in w.state.capacity.queue]
+    balances = await w.ledger.balances([AccountRef.user(w.t.users[n].id) for n in ("member", "gadmin")])
+    wallets = {str(a.owner_id == w.t.users["member"].id): (b.balance_micro, b.held_micro) for a, b in balances.items()}
+    return decisions, [allocations, queue], wallets, list(w.svc.admissions.sizes)
+
+
+async def test_a_burst_decided_in_batches_decides_as_in_series() -> None:
+    serial, serial_capacity, serial_wallets, serial_sizes = await _decisions(batched=False)
+    batched, batched_capacity, batched_wallets, batched_sizes = await _decisions(batched=True)
+    assert set(serial_sizes) == {1}
+    assert max(batched_sizes) > 1, batched_sizes  # they were decided together
+    for i, (one, other) in enumerate(zip(serial, batched, strict=True)):
+        assert one == other, (i, BURST[i])
+    assert serial_capacity == batched_capacity
+    assert serial_wallets == batched_wallets
+    # the burst meant something: placed, queued, and refused at steps 4 and 6
+    states = [d[0] for d in serial]
+    assert {"refused"} < set(states) and len(set(states)) >= 3, states
+    assert {d[1] for d in serial if d[0] == "refused"} == {4, 6}, serial
+    assert serial_wallets["True"] == (C, int(Fraction(9, 10) * C))  # the member holds one quarter card-hour
