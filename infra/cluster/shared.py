@@ -406,26 +406,21 @@ class SharedSimulatedCluster:
             rows = (await conn.execute(select(W).where(W.c.cluster_id == self._cluster_id))).all()
         gone: list[UUID] = []
         for row in rows:
-            if row.observed < row.generation:
-                continue  # the next reconcile acts on it
             spec = spec_from_json(row.spec)
             phase = WorkloadPhase(row.phase) if row.phase else None
-            kept = {"node_id": row.node_id, "started_at": row.started_at, "log": row.log, "exit_code": row.exit_code}
+            acted = row.observed == row.generation  # else the reconcile right after acts on it
             self._logged[spec.session_id] = len(row.log)
-            if row.desired == RUN:
-                if phase in (None, WorkloadPhase.SCHEDULED, WorkloadPhase.STARTING):
+            if row.desired == RUN and phase in (None, WorkloadPhase.SCHEDULED, WorkloadPhase.STARTING):
+                if acted:
                     await sim.apply(spec)  # its start was under way: start it again
-                else:
-                    sim.adopt(spec, phase, **kept)
-            elif phase not in ENDED:  # a pause or delete the dead host had not reported
-                sim.adopt(spec, WorkloadPhase.RUNNING, **kept)
-                await (sim.pause(spec.session_id) if row.desired == PAUSE else sim.delete(spec.session_id))
+                continue
+            kept = {"node_id": row.node_id, "started_at": row.started_at, "log": row.log, "exit_code": row.exit_code}
+            sim.adopt(spec, phase or WorkloadPhase.STARTING, **kept)
+            if acted and row.desired != RUN:
+                if phase not in ENDED:  # the dead host acted on it, its report was lost
+                    await (sim.pause(spec.session_id) if row.desired == PAUSE else sim.delete(spec.session_id))
                 if row.desired == DELETE:
                     gone.append(spec.session_id)
-            elif row.desired == DELETE:
-                gone.append(spec.session_id)
-            else:
-                sim.adopt(spec, phase, **kept)
         if gone:
             async with self._db.begin() as conn:
                 await conn.execute(delete(W).where(W.c.cluster_id == self._cluster_id, W.c.session_id.in_(gone)))
