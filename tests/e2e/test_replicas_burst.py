@@ -3,8 +3,9 @@ first half): 200 concurrent `sessionCreate` calls split across the two for room 
 (25 exclusive nodes of 4 cards): exactly 100 placed, 100 queued, no card given twice, every
 placed session's placement row present and every placement row a placed session's.
 
-Each replica drives its own copy of the simulated cluster (the same inventory file: the same
-cluster id and nodes); the decisions meet in the database, which is what is measured here.
+Both replicas drive the one shared simulated cluster (infra.cluster.shared: its state in the
+database, hosted by one of them); the decisions meet in the database, which is what is measured
+here.
 The SIGKILL half of Must show 2 is not covered here (see /work/notes/topology.md)."""
 
 from __future__ import annotations
