@@ -161,20 +161,18 @@ class FractionIndex:
     """Objects keyed by two ints: HAMi cards of one model by (free cores, free VRAM), nodes
     by (free CPU, free memory)."""
 
-    __slots__ = ("buckets", "fcs", "fvs", "version")
+    __slots__ = ("buckets", "fcs", "fvs")
 
     def __init__(self) -> None:
         self.fcs: list[int] = []
         self.fvs: dict[int, list[int]] = {}
         self.buckets: dict[tuple[int, int], OrderedSet] = {}
-        self.version = 0  # moves whenever a key (fc, fv) comes or goes: what a cache of keys checks
 
     def add(self, fc: int, fv: int, order: int) -> None:
         key = (fc, fv)
         bucket = self.buckets.get(key)
         if bucket is None:
             bucket = self.buckets[key] = OrderedSet()
-            self.version += 1
             fvs = self.fvs.get(fc)
             if fvs is None:
                 fvs = self.fvs[fc] = []
@@ -188,7 +186,6 @@ class FractionIndex:
         bucket.discard(order)
         if not bucket:
             del self.buckets[key]
-            self.version += 1
             fvs = self.fvs[fc]
             del fvs[bisect_left(fvs, fv)]
             if not fvs:

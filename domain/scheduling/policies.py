@@ -473,7 +473,6 @@ class _ClassInfo:
         "max_cpu",
         "max_mem",
         "mems",
-        "scans",
         "shapes",
         "size",
         "slices",
@@ -527,10 +526,6 @@ class _ClassInfo:
         self.card: dict[tuple[int, int], int] = {}
         self.whole: dict[int, int] = {}
         self.slices: dict[int, int] = {}
-        # (c, v) -> (the HAMi index last scanned for that size, its version then, the lowest
-        # bound among its buckets): while the index has the same keys, a scan is skipped when
-        # that bound is above the best loss found (no bucket would pass its first test)
-        self.scans: dict[tuple[int, int], tuple[FractionIndex, int, int]] = {}
         # the bounds a request's size implies, read per decision: (c, v) -> (fc, fv) -> G(fc, fv) −
         # G(fc − c, fv − v); (c, v) -> k -> a fraction breaking one of k untouched cards;
         # N -> k -> N whole cards taken from k
@@ -657,7 +652,6 @@ class _ClassInfo:
 
 LossOf = Callable[..., float]
 _NONE_LOCKED: list[Entry] = []  # shared: never mutated
-_NO_BOUND = 1 << 62  # above every loss
 
 
 class FragmentationAware:
@@ -892,26 +886,15 @@ class FragmentationAware:
                     )
         if not allow_hami:
             return best
-        size_key = (c, v)
         for cls, index in cluster.fraction.get(model, {}).items():
             info = infos.get((model, cls)) or self._class_info(model, cls)
             hosts = info.hosts.get(ask)
             if not (self._hosts(info, cls, ask) if hosts is None else hosts):
                 continue
-            scan = info.scans.get(size_key)
-            if (
-                scan is not None
-                and best is not None
-                and scan[0] is index
-                and scan[1] == index.version
-                and scan[2] > best.score[0]
-            ):
-                continue  # every bucket's bound is above the best loss: none would be looked at
             table = info.fraction_bounds(c, v)
             value = table.get
             fcs = index.fcs
             all_fvs = index.fvs
-            low = _NO_BOUND
             for i in range(bisect_left(fcs, c), len(fcs)):
                 fc = fcs[i]
                 fvs = all_fvs[fc]
@@ -922,8 +905,6 @@ class FragmentationAware:
                     key = (fc, fv)
                     known = value(key)
                     bound = info.fraction_bound(table, fc, fv, c, v) if known is None else known
-                    if bound < low:
-                        low = bound
                     if best is not None:
                         top = best.score
                         if bound > top[0]:
@@ -950,7 +931,6 @@ class FragmentationAware:
                     if locked:
                         loss += info.stranded(locked, ns, model, fraction_loss, fc, fv, c, v, card_cores, card_vram)
                     best = _better(best, Candidate((loss, fit, 1, card.order), GpuKind.HAMI, ns, [card], model=model))
-            info.scans[size_key] = (index, index.version, low)
         return self._break_whole(cluster, view, request, option, fits, best)
 
     def _break_whole(
