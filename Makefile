@@ -76,4 +76,4 @@ bench: install-dev web
 ## kept in mutants/ (incremental).
 mutation: install-dev
 	$(BIN)/pip install --quiet -e '.[dev,mutation]'
-	$(BIN)/python -m tests.mutation.run $(if $(PACKAGE),--package $(PACKAGE)) $(if $(JOBS),--jobs $(JOBS))
+	$(BIN)/python -m tests.mutation.run $(foreach p,$(PACKAGE),--package $(p)) $(if $(JOBS),--jobs $(JOBS))

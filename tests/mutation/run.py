@@ -2,6 +2,7 @@
 
     python -m tests.mutation.run                       # every package of domain/
     python -m tests.mutation.run --package domain/credits
+    python -m tests.mutation.run --package domain/audit --package domain/volumes   # several, one mutmut run
     python -m tests.mutation.run --report              # print the last results, run nothing
     python -m tests.mutation.run --fresh               # forget earlier results first
 
@@ -56,6 +57,7 @@ class Mutant:
     name: str
     path: str  # domain/credits/model.py
     exit_code: int | None
+    seconds: float = 0.0  # its tests' time when it was last run (mutmut's durations_by_key)
 
     @property
     def package(self) -> str:
@@ -74,6 +76,7 @@ class PackageScore:
     by_mypy: int = 0  # of the killed: refused by mypy --strict before any test ran
     equivalent: int = 0
     not_run: int = 0
+    seconds: float = 0.0  # the tests' time of its mutants' last runs (not mutmut's set-up)
     survivors: list[Mutant] = field(default_factory=list)
 
     @property
@@ -113,6 +116,7 @@ def score(
     for m in mutants:
         s = scores.setdefault(m.package, PackageScore(m.package))
         s.total += 1
+        s.seconds += m.seconds
         if m.killed:
             s.killed += 1
             s.by_mypy += m.exit_code == 37
@@ -132,16 +136,21 @@ def score(
 # ---------------------------------------------------------------------- reading mutmut's results
 
 
-def load_mutants(package: str | None = None) -> list[Mutant]:
+def load_mutants(packages: Iterable[str] | None = None) -> list[Mutant]:
+    wanted = None if packages is None else {p.rstrip("/") for p in packages}
     out: list[Mutant] = []
     for meta in sorted(MUTANTS.glob("domain/**/*.py.meta")):
         path = str(meta.relative_to(MUTANTS))[: -len(".meta")]
         if not (ROOT / path).exists():
             continue  # a module that is gone
-        if package is not None and package_of(path) != package.rstrip("/"):
+        if wanted is not None and package_of(path) not in wanted:
             continue
         data = json.loads(meta.read_text())
-        out += [Mutant(name, path, code) for name, code in sorted(data["exit_code_by_key"].items())]
+        seconds = data.get("durations_by_key", {})
+        out += [
+            Mutant(name, path, code, float(seconds.get(name) or 0.0))
+            for name, code in sorted(data["exit_code_by_key"].items())
+        ]
     return out
 
 
@@ -184,15 +193,17 @@ def mutmut(*args: str) -> int:
         return subprocess.call(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 
-def run_package(package: str | None) -> None:
-    """Bring mutants/ up to date, then test the package's mutants not killed yet."""
+def run_package(packages: list[str] | None) -> None:
+    """Bring mutants/ up to date, then test the packages' mutants not killed yet (several
+    packages in one mutmut run: its set-up, mypy over all of mutants/ and the test listing,
+    takes minutes on its own)."""
     MUTANTS.mkdir(exist_ok=True)
-    pattern = "domain.*" if package is None else package.rstrip("/").replace("/", ".") + ".*"
+    patterns = ["domain.*"] if packages is None else [p.rstrip("/").replace("/", ".") + ".*" for p in packages]
     if not (MUTANTS / "mutmut-stats.json").exists():
-        mutmut(pattern)  # first run: generate, record which tests reach what, test everything
+        mutmut(*patterns)  # first run: generate, record which tests reach what, test everything
         return
     mutmut("domain.__generate_only__.*")  # regenerate changed functions, stats for new tests
-    pending = [m.name for m in load_mutants(package) if not m.killed]
+    pending = [m.name for m in load_mutants(packages) if not m.killed]
     if pending:
         mutmut(*pending)
 
@@ -363,9 +374,9 @@ def _sql_mutated_line(diff: str | None) -> str:
 # ---------------------------------------------------------------------- report
 
 
-def report(package: str | None) -> int:
+def report(packages: list[str] | None) -> int:
     equivalents = parse_equivalents(EQUIVALENT.read_text()) if EQUIVALENT.exists() else {}
-    mutants = load_mutants(package)
+    mutants = load_mutants(packages)
     if not mutants:
         print("no mutation results yet: run `make mutation` first")
         return 1
@@ -382,32 +393,38 @@ def report(package: str | None) -> int:
     for eq in stale:
         print(f"  stale entry in {EQUIVALENT.name}: {eq.name} (its line is no longer {eq.line!r})")
     print(f"\nmutation score per package (killed / non-equivalent; target {TARGET:.0%}):")
-    print(f"  {'package':<22} {'mutants':>8} {'killed':>7} {'(mypy)':>7} {'equiv.':>7} {'surv.':>6} {'score':>7}")
+    print(f"  {'package':<22} {'mutants':>8} {'killed':>7} {'(mypy)':>7} {'equiv.':>7} {'surv.':>6} {'score':>7} "
+          f"{'tests':>7}")  # fmt: skip
     totals: Counter[str] = Counter()
+    seconds = 0.0
     below = []
     for s in sorted(scores.values(), key=lambda s: s.package):
         mark = "" if s.score >= TARGET else "  < target"
         print(
             f"  {s.package:<22} {s.total:>8} {s.killed:>7} {s.by_mypy:>7} {s.equivalent:>7} {len(s.survivors):>6} "
-            f"{s.score:>7.1%}{mark}"
+            f"{s.score:>7.1%} {s.seconds / 60:>5.1f}min{mark}"
         )
         totals.update(
             total=s.total, killed=s.killed, by_mypy=s.by_mypy, equivalent=s.equivalent, survivors=len(s.survivors)
         )
+        seconds += s.seconds
         if s.score < TARGET:
             below.append(s.package)
     judged = totals["total"] - totals["equivalent"]
     print(f"  {'all':<22} {totals['total']:>8} {totals['killed']:>7} {totals['by_mypy']:>7} {totals['equivalent']:>7} "
-          f"{totals['survivors']:>6} {totals['killed'] / max(1, judged):>7.1%}")  # fmt: skip
+          f"{totals['survivors']:>6} {totals['killed'] / max(1, judged):>7.1%} {seconds / 60:>5.1f}min")  # fmt: skip
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    print(f"  (commit {commit.stdout.strip()}; survivors include mutants no test reaches)")
+    print(f"  (commit {commit.stdout.strip()}; survivors include mutants no test reaches; 'tests': the time of the "
+          "mutants' test runs when each was last run, without mutmut's set-up)")  # fmt: skip
     return 1 if below or stale else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     global JOBS
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--package", help="one package of domain/, e.g. domain/credits")
+    parser.add_argument(
+        "--package", action="append", help="a package of domain/, e.g. domain/credits (repeat for several)"
+    )
     parser.add_argument("--report", action="store_true", help="print the last results only")
     parser.add_argument("--fresh", action="store_true", help="forget earlier results")
     parser.add_argument("--sql", action="store_true", help="only the billing SQL")
@@ -415,8 +432,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=JOBS, help=f"mutants tested at once (default {JOBS})")
     args = parser.parse_args(argv)
     JOBS = max(1, args.jobs)
-    if args.package and not (ROOT / args.package).is_dir():
-        parser.error(f"--package: {args.package} is not a folder of the repository")
+    for package in args.package or ():
+        if not (ROOT / package).is_dir():
+            parser.error(f"--package: {package} is not a folder of the repository")
     started = time.monotonic()
     if args.fresh and MUTANTS.exists():
         shutil.rmtree(MUTANTS)
