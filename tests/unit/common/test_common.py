@@ -58,6 +58,7 @@ def test_slugs() -> None:
     assert slugify("!!!") == "org"
     assert slugify("a" * 62 + " b") == "a" * 62  # cut to 63, then the trailing '-' dropped
     assert slugify("ab" * 40) == ("ab" * 40)[:63]
+    assert slugify("!" + "a" * 63) == "a" * 63  # the leading '-' goes before the cut to 63
 
 
 def test_usernames_and_emails() -> None:
@@ -121,7 +122,7 @@ def test_errors_carry_code_field_and_message() -> None:
     assert PermissionDeniedError("no", "role").field == "role"
     d = DuplicateError("name", "taken")
     assert (d.code, d.field, d.message) == (CommonErrorCode.DUPLICATE, "name", "taken")
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match=r"^ValidationErrors needs at least one error$"):
         ValidationErrors([])
 
 
@@ -129,7 +130,7 @@ def test_money_is_exact_micro_credits_floored_once() -> None:
     assert credits_to_micro("12.5") == 12_500_000
     assert credits_to_micro(3) == 3_000_000
     assert credits_to_micro(Fraction(1, 4)) == 250_000
-    with pytest.raises(ValueError, match="more precision than one micro-credit"):
+    with pytest.raises(ValueError, match=r"^amount has more precision than one micro-credit$"):
         credits_to_micro("0.0000001")
     assert micro_to_credits_str(12_500_000) == "12.5"
     assert micro_to_credits_str(3_000_000) == "3"
