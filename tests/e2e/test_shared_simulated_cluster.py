@@ -1,20 +1,24 @@
-"""Issue 21, Must show 3: two `gshare serve` replicas on one PostgreSQL and one Redis, both with
-the simulated cluster (`GSHARE_SIMULATED_CLUSTER`), share ONE simulated cluster: a session
-created through replica A is paused, resumed and stopped through replica B and reaches PAUSED,
-RUNNING and STOPPED (before, B drove a private copy that had never seen the pod: the session
-stayed PAUSING for ever), billed for the seconds it ran, its capacity freed; exactly one
-process hosts the cluster (the status reports come from one place). When the host is killed
-with SIGKILL, the other replica takes the cluster over with the workloads it ran: a session
-running before the kill is paused through the survivor."""
+"""Issue 21, Must show 3: two `gshare serve` replicas and a `gshare worker` on one PostgreSQL
+and one Redis, all with the simulated cluster (`GSHARE_SIMULATED_CLUSTER`), share ONE simulated
+cluster: a session created through replica A is paused, resumed and stopped through replica B
+and reaches PAUSED, RUNNING and STOPPED (before, B drove a private copy that had never seen the
+pod: the session stayed PAUSING for ever), billed for the seconds it ran, its capacity freed;
+exactly one of the three processes hosts the cluster (the status reports come from one place).
+When the host is killed with SIGKILL, another process takes the cluster over with the workloads
+it ran: a session running before the kill is paused through a surviving replica."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -69,19 +73,56 @@ async def _seed_demo(url: str) -> None:
         await c.aclose()
 
 
+@dataclass
+class Worker:
+    log: Path
+    process: subprocess.Popen[bytes]
+
+
 @contextmanager
-def two_replicas(tmp: Path, env: dict[str, str]) -> Iterator[tuple[Served, Served]]:
-    """Replicas A and B, started at once (a start is most of this test's time)."""
-    managers = [gshare_serve(tmp / name, env=env) for name in ("a", "b")]
-    for name in ("a", "b"):
+def gshare_worker(tmp: Path, env: dict[str, str], timeout: float = 90) -> Iterator[Worker]:
+    log = tmp / "worker.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "cli", "worker", "--threads", "2"],
+            env={**os.environ, "GSHARE_DATA_DIR": str(tmp / "data"), **env},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=Path(__file__).resolve().parents[2],
+        )
+        try:
+            deadline = time.monotonic() + timeout
+            while "workers started" not in log.read_text():
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"gshare worker did not start:\n{log.read_text()[-4000:]}")
+                time.sleep(0.2)
+            yield Worker(log, proc)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+@contextmanager
+def deployment(tmp: Path, env: dict[str, str]) -> Iterator[tuple[Served, Served, Worker]]:
+    """Replicas A and B and a worker, started at once (the starts are most of this test's time)."""
+    for name in ("a", "b", "w"):
         (tmp / name).mkdir()
-    with ExitStack() as stack, ThreadPoolExecutor(2) as pool:
+    managers: list[Any] = [
+        gshare_serve(tmp / "a", env=env),
+        gshare_serve(tmp / "b", env=env),
+        gshare_worker(tmp / "w", env),
+    ]
+    with ExitStack() as stack, ThreadPoolExecutor(len(managers)) as pool:
         started = [pool.submit(m.__enter__) for m in managers]
         for m, f in zip(managers, started, strict=True):
             if f.exception() is None:
                 stack.push(m.__exit__)
-        a, b = (f.result() for f in started)
-        yield a, b
+        a, b, w = (f.result() for f in started)
+        yield a, b, w
 
 
 def test_a_session_started_through_one_replica_is_paused_and_stopped_through_the_other(tmp_path: Path) -> None:
@@ -97,7 +138,7 @@ def test_a_session_started_through_one_replica_is_paused_and_stopped_through_the
             "GSHARE_SECRET_KEY": "shared-simulated-cluster-" * 2,
             "GSHARE_WORKER_METRICS_PORT": "0",
         }
-        with two_replicas(tmp_path, env) as (a, b):
+        with deployment(tmp_path, env) as (a, b, worker):
             started = time.monotonic()
             member_a, token, ids = setup_member(a)
             member_b = httpx.Client(base_url=b.url, timeout=30, headers={"authorization": f"Bearer {token}"})
@@ -125,9 +166,11 @@ def test_a_session_started_through_one_replica_is_paused_and_stopped_through_the
             assert wallet["held"]["micro"] == 0
             assert wallet["balance"]["micro"] == FUNDED - s["charged"]["micro"]
 
-            hosts = [p for p in (a, b) if HOSTING in p.log.read_text()]
-            assert len(hosts) == 1, "exactly one process hosts the simulated cluster"
-            host, survivor = hosts[0], b if hosts[0] is a else a
+            processes: list[Served | Worker] = [a, b, worker]
+            hosts = [p for p in processes if HOSTING in p.log.read_text()]
+            assert len(hosts) == 1, "exactly one process of three hosts the simulated cluster"
+            host = hosts[0]
+            survivor = b if host is a else a  # a replica that lives on
             print(f"pause, resume and stop through the other replica: {time.monotonic() - started:.1f} s")
 
             # the host dies: the survivor takes the cluster over with what it ran
@@ -138,8 +181,8 @@ def test_a_session_started_through_one_replica_is_paused_and_stopped_through_the
             host.process.send_signal(signal.SIGKILL)
             assert host.process.wait(10) == -signal.SIGKILL
             killed = time.monotonic()
-            while HOSTING not in survivor.log.read_text():
-                assert time.monotonic() < killed + 15, "the surviving replica did not take the simulated cluster over"
+            while not [p for p in processes if p is not host and HOSTING in p.log.read_text()]:
+                assert time.monotonic() < killed + 15, "no surviving process took the simulated cluster over"
                 time.sleep(0.1)
             print(f"taken over {time.monotonic() - killed:.1f} s after the kill")
             _act(through, "Pause", other)
