@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 USAGE = "subscription($id: ID!) { sessionUsage(sessionId: $id) { at cpuMillicores gpuUtilPercent } }"
+OPENING = 25  # sockets of one client process being opened at once
 TARGETS = {"p99_ms": 500.0, "kib_per_socket": 60.0, "subscribers_per_core": 5000.0}
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -41,13 +42,16 @@ def _rss_kib(pid: int) -> int:
 
 
 def _client(url: str, token: str, sid: str, sockets: int, ready: Any, go: Any, stop: Any, out: Any) -> None:
-    """One client process: `sockets` WebSockets, one subscription each; delays of every message
-    received between `go` and `stop`."""
+    """One client process: `sockets` WebSockets, one subscription each; the sample instant and
+    delay of every message received between `go` and `stop`. At most OPENING sockets are being
+    opened at a time (handshake to first message): the ramp follows the server's pace, so a
+    loaded machine slows the opening instead of timing sockets out."""
     import websockets
 
     failures: list[str] = []
+    opening = asyncio.Semaphore(OPENING)
 
-    async def one(i: int, delays: list[float], counts: list[int], opened: asyncio.Event, n: list[int]) -> None:
+    async def one(i: int, delays: list[float], counts: list[float], opened: asyncio.Event, n: list[int]) -> None:
         try:
             await subscribed(i, delays, counts, opened, n)
         except Exception as exc:  # a refused or dropped socket is counted, not waited for
@@ -56,18 +60,22 @@ def _client(url: str, token: str, sid: str, sockets: int, ready: Any, go: Any, s
             if n[0] == sockets:
                 opened.set()
 
-    async def subscribed(i: int, delays: list[float], counts: list[int], opened: asyncio.Event, n: list[int]) -> None:
-        async with websockets.connect(
-            url, subprotocols=["graphql-transport-ws"], open_timeout=60, max_queue=None
-        ) as ws:
-            await ws.send(json.dumps({"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}}))
-            ack = json.loads(await asyncio.wait_for(ws.recv(), 60))
-            assert ack["type"] == "connection_ack", ack
-            await ws.send(
-                json.dumps({"id": "u", "type": "subscribe", "payload": {"query": USAGE, "variables": {"id": sid}}})
-            )
-            first = json.loads(await asyncio.wait_for(ws.recv(), 60))  # the current window
-            assert first.get("type") == "next", first
+    async def subscribed(i: int, delays: list[float], ats: list[float], opened: asyncio.Event, n: list[int]) -> None:
+        async with opening:
+            ws = await websockets.connect(url, subprotocols=["graphql-transport-ws"], open_timeout=60, max_queue=None)
+            try:
+                await ws.send(json.dumps({"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}}))
+                ack = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                assert ack["type"] == "connection_ack", ack
+                await ws.send(
+                    json.dumps({"id": "u", "type": "subscribe", "payload": {"query": USAGE, "variables": {"id": sid}}})
+                )
+                first = json.loads(await asyncio.wait_for(ws.recv(), 60))  # the current window
+                assert first.get("type") == "next", first
+            except BaseException:
+                await ws.close()
+                raise
+        async with ws:
             n[0] += 1
             if n[0] == sockets:
                 opened.set()
@@ -80,25 +88,23 @@ def _client(url: str, token: str, sid: str, sockets: int, ready: Any, go: Any, s
                     continue
                 if msg.get("type") != "next" or not go.is_set() or stop.is_set():
                     continue
-                for sample in msg["payload"]["data"]["sessionUsage"]:
+                samples = msg["payload"]["data"]["sessionUsage"]
+                for sample in samples:
                     delays.append(received - datetime.fromisoformat(sample["at"]).timestamp())
-                counts[0] += 1
+                if samples:
+                    ats.append(datetime.fromisoformat(samples[-1]["at"]).timestamp())
 
     async def main() -> None:
         delays: list[float] = []
-        counts = [0]
+        ats: list[float] = []
         opened = asyncio.Event()
         n = [0]
-        tasks = []
-        for i in range(sockets):
-            tasks.append(asyncio.create_task(one(i, delays, counts, opened, n)))
-            if i % 50 == 49:
-                await asyncio.sleep(0.05)  # do not open them all in one burst
+        tasks = [asyncio.create_task(one(i, delays, ats, opened, n)) for i in range(sockets)]
         await opened.wait()
-        ready.put(sockets)
+        ready.put(sockets - len(failures))
         while not stop.is_set():  # noqa: ASYNC110 - a multiprocessing.Event, not awaitable
             await asyncio.sleep(0.1)
-        out.put((counts[0], delays, failures))
+        out.put((ats, delays, failures))
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -126,23 +132,24 @@ def _phase(
     procs = [ctx.Process(target=_client, args=(url, token, sid, n, ready, go, stop, out), daemon=True) for n in per]
     for p in procs:
         p.start()
-    for _ in procs:
-        ready.get(timeout=600)
+    opened = sum(ready.get(timeout=900) for _ in procs)
     time.sleep(2.0)  # settle
     rss_after = _rss_kib(server_pid)
-    cpu0, t0 = _cpu_seconds(server_pid), time.monotonic()
+    cpu0, t0, wall0 = _cpu_seconds(server_pid), time.monotonic(), time.time()
     go.set()
     time.sleep(seconds)
     stop.set()
-    cpu1, t1 = _cpu_seconds(server_pid), time.monotonic()
+    cpu1, t1, wall1 = _cpu_seconds(server_pid), time.monotonic(), time.time()
     messages, delays, failed = 0, [], []
     for _ in procs:
-        count, ds, fs = out.get(timeout=120)
-        messages += count
+        ats, ds, fs = out.get(timeout=120)
+        # the messages of samples taken in the window (a client behind may still read older ones)
+        messages += sum(1 for at in ats if wall0 <= at <= wall1)
         delays.extend(ds)
         failed.extend(fs)
     if failed:
         print(f"{len(failed)} of {subscribers} sockets failed, e.g. {failed[0]}")
+    print(f"{opened} of {subscribers} sockets subscribed (memory per socket is per subscribed socket)")
     for p in procs:
         p.join(timeout=30)
         if p.is_alive():
@@ -158,7 +165,8 @@ def _phase(
         "server_cores": (cpu1 - cpu0) / elapsed,
         "cpu_ms_per_message": 1000 * cpu_per_message,
         "subscribers_per_core": 1 / cpu_per_message if messages and cpu_per_message else float("nan"),
-        "kib_per_socket": (rss_after - rss_before) / subscribers,
+        "opened": opened,
+        "kib_per_socket": (rss_after - rss_before) / max(opened, 1),
     }
 
 
