@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from datetime import datetime
+
 import strawberry
 
 from api.common.ids import decode_optional
@@ -15,6 +17,7 @@ from api.sessions.types import (
     UsageSample,
     VolumeNode,
 )
+from domain.sessions import jobs as session_jobs
 from domain.sessions import services as sessions
 from domain.sessions.model import SessionState as SessionStateModel
 from domain.sessions.ports import SessionFilter
@@ -126,11 +129,40 @@ class SessionsQuery:
                 None,
             )
 
+    @strawberry.field(
+        description="Idle reclaim's pauses and the GPU-hours they returned, from the audit log of the scopes you "
+        "administer (nothing for a member). `until` defaults to now."
+    )
+    async def idle_reclaim_report(
+        self, info: Info, since: datetime, until: datetime | None = None
+    ) -> IdleReclaimReport:
+        actor = info.context.require_actor()
+        end = until or info.context.container.clock.now()
+        async with info.context.container.uow() as uow:
+            found = await session_jobs.idle_reclaim_report(uow.audit, actor, since, end)
+        return IdleReclaimReport(
+            since=found.since,
+            until=found.until,
+            paused_sessions=found.paused_sessions,
+            gpu_hours_returned=found.gpu_hours_returned,
+        )
+
     @strawberry.field(description="The last minutes of a session's per-second usage.")
     async def session_usage(self, info: Info, session_id: strawberry.ID, seconds: int = 300) -> list[UsageSample]:
         s = await _visible_session(info, session_id)
         samples = await info.context.container.usage.recent(s.id, max(1, min(seconds, 300)))
         return [_sample(x) for x in samples]
+
+
+@strawberry.type(description="What idle reclaim gave back in a period, in the scopes you administer.")
+class IdleReclaimReport:
+    since: datetime
+    until: datetime
+    paused_sessions: int = strawberry.field(description="Sessions idle reclaim paused in the period.")
+    gpu_hours_returned: float = strawberry.field(
+        description="GPU-hours (card equivalents × hours) those sessions did not hold from their pause until "
+        "they were resumed, their expiry, or the period's end."
+    )
 
 
 async def _empty() -> tuple[list[object], int]:

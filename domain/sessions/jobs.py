@@ -22,7 +22,8 @@ from datetime import datetime, timedelta
 from typing import Protocol
 from uuid import UUID, uuid5
 
-from domain.audit.services import AuditTarget, audit_entry, record
+from domain.audit.model import AuditEntry, AuditFilter, AuditRepository
+from domain.audit.services import AuditTarget, audit_entry, audit_query, record
 from domain.common.errors import DomainError
 from domain.common.money import cost_micro, micro_to_credits_str
 from domain.credits import services as credits
@@ -35,6 +36,7 @@ from domain.sessions.model import TRANSITIONS, Session, SessionState
 from domain.sessions.ports import BillingResult, IdleMarks, Notification, UsageStore
 from domain.sessions.services import SessionServices, SessionsUnitOfWork
 from domain.tenancy.model import Actor, Role
+from domain.tenancy.services import Page
 
 log = logging.getLogger(__name__)
 S = SessionState
@@ -442,6 +444,10 @@ async def idle_reclaim(
             continue
         pause_started = time.perf_counter()
         details = {"reason": "idle", "idleSince": since.isoformat(), "idleTimeoutSeconds": str(int(timeout))}
+        if s.gpu is not None:  # what the pause gives back (idle_reclaim_report)
+            details["cardEquivalents"] = f"{float(s.gpu.ratio):g}"
+        if s.expires_at is not None:
+            details["expiresAt"] = s.expires_at.isoformat()
         try:
             await sessions.session_pause(svc, SYSTEM_ACTOR, s.id)
         except DomainError as exc:
@@ -468,6 +474,77 @@ async def idle_reclaim(
         await _publish(svc, stored)
         warned = sum(1 for n in stored if n.kind == "session_idle_warning")
     return IdleOutcome(tuple(paused), warned, tuple(no_data))
+
+
+@dataclass(frozen=True)
+class IdleReclaimReport:
+    """What idle reclaim gave back between `since` and `until`: the sessions it paused, and the
+    GPU-hours (card equivalents × hours) they did not hold from each pause until they were
+    resumed, their expiry, or `until` (whichever came first)."""
+
+    since: datetime
+    until: datetime
+    paused_sessions: int
+    gpu_hours_returned: float
+
+
+_REPORT_LIMIT = 10_000  # pauses looked at per report
+
+
+def _is_idle_pause(e: AuditEntry) -> bool:
+    return (
+        e.operation == "sessionPause"
+        and e.success
+        and e.actor_user_id == SYSTEM_ACTOR.user_id
+        and e.details.get("reason") == "idle"
+    )
+
+
+async def idle_reclaim_report(
+    audit: AuditRepository, actor: Actor, since: datetime, until: datetime
+) -> IdleReclaimReport:
+    """From the audit log as `actor` may read it (an admin, their scopes'): idle reclaim's pauses
+    (`sessionPause` by the system, reason `idle`) and the sessions' next `sessionResume`."""
+    pauses: list[AuditEntry] = []
+    offset = 0
+    while offset < _REPORT_LIMIT:
+        page, total = await audit_query(
+            audit,
+            actor,
+            AuditFilter(operation="sessionPause", success=True, since=since, until=until),
+            Page(offset, 500),
+        )
+        pauses.extend(e for e in page if _is_idle_pause(e) and since <= e.at <= until)
+        offset += len(page)
+        if not page or offset >= total:
+            break
+    hours = 0.0
+    for pause in pauses:
+        end = until
+        if pause.details.get("expiresAt"):
+            end = min(end, datetime.fromisoformat(pause.details["expiresAt"]))
+        resumed, _ = await audit_query(
+            audit,
+            actor,
+            AuditFilter(
+                operation="sessionResume",
+                target_type="Session",
+                target_id=pause.target_id,
+                success=True,
+                since=pause.at,
+            ),
+            Page(0, 500),
+        )
+        after = [
+            e.at
+            for e in resumed
+            if e.operation == "sessionResume" and e.success and e.target_id == pause.target_id and e.at > pause.at
+        ]
+        if after:
+            end = min(end, min(after))
+        cards = float(pause.details.get("cardEquivalents") or 0)
+        hours += cards * max(0.0, (end - pause.at).total_seconds()) / 3600
+    return IdleReclaimReport(since, until, len(pauses), round(hours, 3))
 
 
 # ======================================================================== expiry

@@ -60,6 +60,28 @@ async def test_an_idle_reclaim_pause_is_audited_under_the_system_actor(billed: B
     assert entry.details["idleTimeoutSeconds"] == "300"
     assert await jobs.reclaim_idle(c.sessions, c.usage, tracker, settings) == []  # nothing more to do
     assert len(await entries_about(b, s.id)) == 1
+    cards = float(s.gpu.ratio)  # type: ignore[union-attr]
+    assert entry.details["cardEquivalents"] == f"{cards:g}"
+
+    # the admin's report, from the SQL audit log: resumed (through the API, audited) 30 min later
+    async with c.uow() as uow:
+        await uow.audit.append(
+            AuditEntry(
+                c.ids.new_id(), entry.at + timedelta(minutes=30), actor.user_id, actor.username, "sessionResume",
+                "Session", str(s.id), True, "OK", 7, s.organization_id, s.group_id,
+            )
+        )  # fmt: skip
+        await uow.commit()
+    admin = jobs.SYSTEM_ACTOR  # a super admin reads every scope
+    async with c.uow() as uow:
+        report = await jobs.idle_reclaim_report(
+            uow.audit, admin, entry.at - timedelta(hours=1), entry.at + timedelta(hours=2)
+        )
+        mine = await jobs.idle_reclaim_report(
+            uow.audit, actor, entry.at - timedelta(hours=1), entry.at + timedelta(hours=2)
+        )
+    assert (report.paused_sessions, report.gpu_hours_returned) == (1, round(cards / 2, 3))
+    assert (mine.paused_sessions, mine.gpu_hours_returned) == (0, 0.0)  # a member administers nothing
     await sessions.session_stop(c.sessions, actor, s.id)
     await b.wait(s.id, SessionState.STOPPED)
 

@@ -183,7 +183,13 @@ async def test_idle_gpu_sessions_are_paused_after_their_policy_timeout(w: Sessio
         "session nb was paused after 10 min without GPU use; its settings and volumes are kept"
     ]
     (entry,) = [e for e in w.state.audit if e.operation == "sessionPause"]
-    assert entry.details == {"reason": "idle", "idleSince": NOW.isoformat(), "idleTimeoutSeconds": "600"}
+    assert entry.details == {
+        "reason": "idle",
+        "idleSince": NOW.isoformat(),
+        "idleTimeoutSeconds": "600",
+        "cardEquivalents": "0.25",  # the preset's quarter card
+        "expiresAt": (NOW + timedelta(hours=1)).isoformat(),
+    }
     assert w.state.sessions[busy.id].state is S.RUNNING  # type: ignore[attr-defined]
 
 
@@ -240,6 +246,44 @@ async def test_a_running_session_without_samples_is_reported_as_no_data_not_idle
     # fresh samples: judged again (busy here)
     usage.by_session[sid] = quiet(sid, NOW + timedelta(minutes=26), 5, util=80.0)
     assert await jobs.idle_reclaim(w.svc, usage, tracker, jobs.IdleSettings(), notices) == jobs.IdleOutcome()
+
+
+async def test_the_admin_sees_the_gpu_hours_idle_reclaim_returned(w: SessionsWorld) -> None:
+    from domain.audit.model import AuditEntry
+
+    x = await running(w, expiry=Expiry.H4)
+    sid = x.id  # type: ignore[attr-defined]
+    cards = float(x.gpu.ratio)  # type: ignore[attr-defined]
+    await w.policies.put(ResourcePolicy(PolicyScope.group(w.t.g1.id), idle_timeout_seconds=600))
+    usage, tracker = Samples(), jobs.IdleTracker()
+    usage.by_session[sid] = quiet(sid, NOW, 5)
+    w.t.clock.set(NOW + timedelta(minutes=5))
+    await jobs.reclaim_idle(w.svc, usage, tracker)
+    w.t.clock.set(NOW + timedelta(minutes=10))
+    usage.by_session[sid] = quiet(sid, NOW + timedelta(minutes=6), 5)
+    assert await jobs.reclaim_idle(w.svc, usage, tracker) == [sid]
+    (pause,) = [e for e in w.state.audit if e.operation == "sessionPause"]
+    assert pause.details["cardEquivalents"] == f"{cards:g}"
+    assert pause.details["expiresAt"] == (NOW + timedelta(hours=4)).isoformat()
+
+    async def report(actor: str, hours: float = 1.0) -> jobs.IdleReclaimReport:
+        async with w.svc.uow() as uow:
+            return await jobs.idle_reclaim_report(uow.audit, w.actor(actor), NOW, pause.at + timedelta(hours=hours))
+
+    # paused since: one hour of its cards given back
+    assert (await report("orgadmin")).paused_sessions == 1
+    assert (await report("orgadmin")).gpu_hours_returned == round(cards, 3)
+    # never past its expiry (it would have ended there)
+    assert (await report("orgadmin", hours=10)).gpu_hours_returned == round(cards * (4 - 10 / 60), 3)
+    # resumed after 30 minutes: half an hour
+    w.state.audit.append(
+        AuditEntry(
+            w.svc.ids.new_id(), pause.at + timedelta(minutes=30), x.owner_id, "member", "sessionResume",  # type: ignore[attr-defined]
+            "Session", str(sid), True, "OK", 5, pause.organization_id, pause.group_id,
+        )
+    )  # fmt: skip
+    assert (await report("orgadmin")).gpu_hours_returned == round(cards / 2, 3)
+    assert (await report("member")) == jobs.IdleReclaimReport(NOW, pause.at + timedelta(hours=1), 0, 0.0)
 
 
 def test_what_counts_as_no_data() -> None:
