@@ -23,6 +23,7 @@ from infra.db.uow import SqlUnitOfWorkFactory
 from infra.events import InProcessEventBus, RedisEventBus
 from infra.faults import with_faults
 from infra.ledger_events import PublishingLedger
+from infra.reference_cache import CachedBudgets, CachedPolicies
 from infra.security import Argon2PasswordHasher, UrandomSecrets
 from infra.settings import Settings
 
@@ -81,7 +82,13 @@ def build_container(
     the_clock = clock or SystemClock()
     ids = UuidGenerator()
     credits = sql_adapters(engine)
-    credits = replace(credits, ledger=with_faults(PublishingLedger(credits.ledger, bus)))
+    credits = replace(
+        credits,
+        ledger=with_faults(PublishingLedger(credits.ledger, bus)),
+        # every admission reads its scope chain's policies and budgets: kept per process (issue 19)
+        policies=CachedPolicies(credits.policies, uow.references, bus),
+        budgets=CachedBudgets(credits.budgets, uow.references, bus),
+    )
     clusters = ClusterAdapters()
     usage: UsageStore = RedisUsageStore(settings.redis_url) if settings.redis_url else InProcessUsageStore()
     sessions = SessionServices(

@@ -2,8 +2,9 @@
 offering, preset, image, group and organisation, five statements, every time).
 
 What is kept: offerings, presets, images and registries, and groups and organisations (an
-admission needs their names), each by id, for at most `ttl` seconds. A change forgets the
-object the moment it commits:
+admission needs their names), each by id; the resource policies and the budgets of each scope
+(a scope without any is kept as such); for at most `ttl` seconds. A change forgets the object
+the moment it commits (a policy or budget change forgets everything: they are rare):
 
 - in this process synchronously, from the unit of work's commit (`on_committed`): the
   cached repositories announce every write of a cached kind on the `references` topic;
@@ -18,10 +19,12 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from typing import Any, TypeVar
 from uuid import UUID
 
+from domain.credits.budgets import Budget, BudgetScope
+from domain.policies.model import PolicyScope, ResourcePolicy
 from domain.ports import EventBus
 
 log = logging.getLogger(__name__)
@@ -37,18 +40,18 @@ class ReferenceCache:
         self.ttl = ttl_seconds
         self.max_entries = max_entries
         self._clock = clock
-        self._entries: dict[tuple[str, UUID], tuple[Any, float]] = {}
+        self._entries: dict[tuple[str, Hashable], tuple[Any, float]] = {}
         self.generation = 0
         self.hits = 0
 
-    def get(self, kind: str, object_id: UUID) -> Any | None:
+    def get(self, kind: str, object_id: Hashable) -> Any | None:
         entry = self._entries.get((kind, object_id))
         if entry is None or entry[1] <= self._clock():
             return None
         self.hits += 1
         return entry[0]
 
-    def put(self, kind: str, object_id: UUID, value: Any, generation: int) -> None:
+    def put(self, kind: str, object_id: Hashable, value: Any, generation: int) -> None:
         if self.ttl <= 0 or generation != self.generation:
             return
         if len(self._entries) >= self.max_entries:
@@ -181,3 +184,109 @@ class CachedTenancyRepository(_Cached):
         await self.inner.delete_organization(org_id)
         self._written.add(("organization", org_id))
         self._publish(REFERENCES_TOPIC, {"all": True})  # its groups went with it
+
+
+_NONE = object()  # a scope known to have no policy
+
+
+class CachedPolicies:
+    """A `PolicyRepository` whose reads by scope go through the cache (issue 19: every
+    admission reads its scope chain's policies); a change forgets them here at once and in
+    other processes when its announcement arrives."""
+
+    def __init__(self, inner: Any, cache: ReferenceCache, events: EventBus) -> None:
+        self.inner = inner
+        self.cache = cache
+        self.events = events
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    async def get(self, scope: PolicyScope) -> ResourcePolicy | None:
+        return (await self.for_scopes([scope])).get(scope)
+
+    async def for_scopes(self, scopes: Sequence[PolicyScope]) -> Mapping[PolicyScope, ResourcePolicy]:
+        found: dict[PolicyScope, ResourcePolicy] = {}
+        missing = []
+        for scope in scopes:
+            kept = self.cache.get("policy", scope)
+            if kept is None:
+                missing.append(scope)
+            elif kept is not _NONE:
+                found[scope] = kept
+        if missing:
+            generation = self.cache.generation
+            read = await self.inner.for_scopes(missing)
+            for scope in missing:
+                self.cache.put("policy", scope, read.get(scope, _NONE), generation)
+            found.update(read)
+        return found
+
+    async def _changed(self) -> None:
+        self.cache.forget(None, None)
+        await _announce(self.events)
+
+    async def put(self, policy: ResourcePolicy) -> None:
+        try:
+            await self.inner.put(policy)
+        finally:
+            await self._changed()
+
+    async def delete(self, scope: PolicyScope) -> bool:
+        try:
+            return bool(await self.inner.delete(scope))
+        finally:
+            await self._changed()
+
+
+class CachedBudgets:
+    """A `BudgetRepository` whose reads by scope go through the cache (as `CachedPolicies`;
+    the spend against a budget is read from the ledger each time, never kept)."""
+
+    def __init__(self, inner: Any, cache: ReferenceCache, events: EventBus) -> None:
+        self.inner = inner
+        self.cache = cache
+        self.events = events
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    async def for_scopes(self, scopes: Sequence[BudgetScope]) -> Sequence[Budget]:
+        found: list[Budget] = []
+        missing = []
+        for scope in scopes:
+            kept = self.cache.get("budgets", scope)
+            if kept is None:
+                missing.append(scope)
+            else:
+                found.extend(kept)
+        if missing:
+            generation = self.cache.generation
+            read = list(await self.inner.for_scopes(missing))
+            for scope in missing:
+                self.cache.put("budgets", scope, tuple(b for b in read if b.scope == scope), generation)
+            found.extend(read)
+        return found
+
+    async def _changed(self) -> None:
+        self.cache.forget(None, None)
+        await _announce(self.events)
+
+    async def put(self, budget: Budget) -> Budget:
+        try:
+            return await self.inner.put(budget)  # type: ignore[no-any-return]
+        finally:
+            await self._changed()
+
+    async def delete(self, budget_id: UUID) -> bool:
+        try:
+            return bool(await self.inner.delete(budget_id))
+        finally:
+            await self._changed()
+
+
+async def _announce(events: EventBus) -> None:
+    try:
+        await events.publish(REFERENCES_TOPIC, {"all": True})
+    except Exception:  # committed: other processes forget within `ttl` at the latest
+        log.warning("a policy or budget change was not announced", exc_info=True)

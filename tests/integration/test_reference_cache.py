@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from domain.catalog import services as catalog
+from domain.policies.model import PolicyScope, ResourcePolicy
 from domain.tenancy import services as tenancy
 from infra.bootstrap import build_container
 from infra.events import InProcessEventBus
@@ -52,6 +53,21 @@ async def test_a_change_reaches_the_next_read_here_at_once_and_elsewhere_by_the_
             await asyncio.sleep(0.02)
         else:
             raise AssertionError("the other process kept the old offering")
+
+        # a scope's policies: none is kept as none; a new one is seen here at once, there by the bus
+        scope = PolicyScope.organization(org.id)
+        for c in (here, there):
+            assert await c.credits.policies.get(scope) is None
+        await here.credits.policies.put(ResourcePolicy(scope, max_concurrent_sessions=3))
+        assert (await here.credits.policies.get(scope)).max_concurrent_sessions == 3  # type: ignore[union-attr]
+        for _ in range(100):
+            if await there.credits.policies.get(scope) is not None:
+                break
+            await asyncio.sleep(0.02)
+        else:
+            raise AssertionError("the other process kept no policy")
+        await there.credits.policies.delete(scope)
+        assert await there.credits.policies.get(scope) is None
 
         async with here.uow() as uow:  # a deleted organisation takes its groups: everything is forgotten
             await uow.tenancy.delete_organization(org.id)

@@ -22,11 +22,12 @@ mutation($input: SessionCreateInput!) {
 }"""
 
 # before issue 19 an admission cost 21 statements in 8 transactions (its pod's STARTING report
-# included); since, 12 in 4 (policies, budgets, the admission's one transaction with its hold
-# and audit entry, the report; the catalog and scope names from the process's cache). One
-# more for the report's update, which may or may not land while the request is counted.
-BOUND_STATEMENTS = 13
-BOUND_TRANSACTIONS = 4
+# included); since, 10 in 2: the admission's one transaction (capacity lock, wallet lock,
+# session, hold, held amount, placement, capacity epoch and change, audit entry) and the
+# report (the catalog, scope names, policies and budgets from the process's cache). One more
+# for the report's update, which may or may not land while the request is counted.
+BOUND_STATEMENTS = 11
+BOUND_TRANSACTIONS = 2
 
 
 _COUNTED: contextvars.ContextVar[bool] = contextvars.ContextVar("counted", default=False)
