@@ -1,12 +1,19 @@
-"""Issue 18, Must show 2 (in part): every console page rendered in Korean in Chromium, as the
-super admin on a fresh serve with the living demo; each page's screenshot is saved, and no badge
-on any page cuts its label (each badge's label scroll width fits its client width).
+"""Issue 18, Must show 2: every console page rendered in Korean in Chromium, as the super admin
+on a fresh serve with the living demo, with the English-word check; each page's screenshot is
+saved, and no badge on any page cuts its label (each badge's label scroll width fits its client
+width).
 
-The English-word check of Must show 2 is not here yet: server-written text (background jobs'
-descriptions and summaries, refusal messages) still reaches Korean pages in English."""
+The English-word check: every Latin-letter word a page shows (its text, and the placeholders,
+titles and accessible labels of what is visible) must be a name the data holds (a value the
+server sent under a name-like key: an organisation's, a user's, an image's reference...), a
+product name or identifier, or a unit (ALLOWED). Server prose (refusal messages, background
+jobs' descriptions) is not data: it must arrive localised from its code and parameters."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +30,7 @@ PAGES = [
     ("/", "dashboard"),
     ("/sessions", "sessions"),
     ("/sessions/new", "session-new"),
+    ("/sessions/{session}", "session"),
     ("/jobs", "jobs"),
     ("/wallet", "wallet"),
     ("/volumes", "volumes"),
@@ -30,7 +38,9 @@ PAGES = [
     ("/images", "my-images"),
     ("/tokens", "tokens"),
     ("/admin/organizations", "organizations"),
+    ("/admin/organizations/{organization}", "organization"),
     ("/admin/users", "users"),
+    ("/admin/users/{user}", "user"),
     ("/admin/sessions", "admin-sessions"),
     ("/admin/credits", "credits"),
     ("/admin/policies", "policies"),
@@ -45,11 +55,84 @@ PAGES = [
     ("/admin/operations", "operations"),
 ]
 
+# Product names and identifiers, protocols and formats, and units: what a Korean console shows in
+# Latin letters on purpose.
+_ALLOWED = """gshare GPU GPUs CPU CPUs MIG HAMi NVIDIA CUDA DCGM Kubernetes GraphQL GraphiQL SSH Jupyter
+    JupyterLab VS Code PyTorch TensorFlow Prometheus cAdvisor WebSocket ID URL CSV API HTTP HTTPS
+    TCP OCI PAT HBM VRAM GiB MiB KiB TiB GB MB KB TB W vCPU"""
+ALLOWED = set(_ALLOWED.split())
+
+# Keys under which the server sends names and references (data), not prose.
+_NAME_KEYS = """name displayName username email slug ref image imageRef command model gpuModel placedModel
+    host hostname url registry repository tag path mountPath key node nodeName cluster namespace
+    server prefix sshUser sessionName offering profile"""
+NAME_KEYS = set(_NAME_KEYS.split())
+
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_.'][A-Za-z0-9]+)*")
+NOT_WORDS = re.compile(
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"  # UUIDs
+    r"|\b[0-9a-f]{7,}\b"  # hashes, short ids
+    r"|https?://\S+|[\w.+-]+@[\w.-]+"  # addresses
+    r"|[\w.-]+\.[a-z]{2,}/[\w./:@-]+"  # resource names (nvidia.com/gpu), image references
+    r"|\bGPU-[\w-]+"  # device UUIDs
+    r"|\b\d+g\.\d+gb\b"  # MIG profiles (1g.10gb)
+    r"|[A-Za-z0-9+/=_-]{24,}"  # tokens, opaque ids
+)
+
+SHOWN_TEXT = """() => {
+  const out = [document.title];
+  // what is marked as not to translate (code, identifiers) or as another language (the
+  // language picker's "English") is not Korean text
+  const skipped = (el) => el.closest('script,style,noscript,[translate=no]')
+    || !(el.closest('[lang]')?.lang || 'ko').toLowerCase().startsWith('ko');
+  const visible = (el) => el && el.getClientRects().length > 0
+    && getComputedStyle(el).visibility !== 'hidden';
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || skipped(el) || !visible(el)) continue;
+    if (n.textContent.trim()) out.push(n.textContent);
+  }
+  for (const el of document.body.querySelectorAll('[placeholder],[title],[aria-label]')) {
+    if (!visible(el) || skipped(el)) continue;
+    for (const a of ['placeholder', 'title', 'aria-label']) {
+      const v = el.getAttribute(a); if (v) out.push(v);
+    }
+  }
+  return out;
+}"""
+
 CUT_BADGES = """() => [...document.querySelectorAll('.mantine-Badge-root')]
   .filter((b) => b.offsetParent !== null)
   .map((b) => { const l = b.querySelector('.mantine-Badge-label') || b;
                 return { text: b.textContent, scroll: l.scrollWidth, client: l.clientWidth }; })
   .filter((b) => b.scroll > b.client)"""
+
+
+def words(text: str) -> list[str]:
+    return WORD.findall(NOT_WORDS.sub(" ", text))
+
+
+def names_in(value: Any, into: set[str], key: str = "") -> None:
+    """Every word of the strings the server sent under a name-like key."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            names_in(v, into, k)
+    elif isinstance(value, list):
+        for v in value:
+            names_in(v, into, key)
+    elif isinstance(value, str) and key in NAME_KEYS:
+        into.update(words(value))
+
+
+def english_words(texts: list[str], names: set[str]) -> dict[str, str]:
+    """Each word not allowed, with the text it was found in."""
+    found: dict[str, str] = {}
+    for text in texts:
+        for w in words(text):
+            if w not in ALLOWED and w not in names and w.upper() not in ALLOWED:
+                found.setdefault(w, text.strip()[:120])
+    return found
 
 
 @pytest.fixture(scope="module")
@@ -60,19 +143,75 @@ def fresh(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Se
         yield s
 
 
-def test_every_page_in_korean_with_no_cut_badge(browser: Any, fresh: Served, screenshots: Path) -> None:
+def test_the_word_check_tells_english_from_names() -> None:
+    names: set[str] = set()
+    names_in({"data": {"org": {"name": "Demo University", "description": "Left open"}}}, names)
+    texts = [
+        "Demo University 조직",
+        "3 h 53 min 남음",
+        "H100 GPU 2장 · 80 GiB",
+        "Left open",
+        "id 0f1e2d3c-aaaa-bbbb-cccc-0123456789ab",
+    ]
+    assert english_words(texts, names) == {
+        "h": "3 h 53 min 남음",
+        "min": "3 h 53 min 남음",
+        "H100": "H100 GPU 2장 · 80 GiB",
+        "Left": "Left open",
+        "open": "Left open",
+    }
+
+
+def detail_ids(ctx: Any, url: str) -> dict[str, str]:
+    data = ctx.request.post(
+        url + "/graphql",
+        data={"query": "{ organizations { nodes { id } } users { nodes { id username } } sessions { nodes { id } } }"},
+    ).json()["data"]
+    return {
+        "organization": data["organizations"]["nodes"][0]["id"],
+        "user": next(u["id"] for u in data["users"]["nodes"] if u["username"] == "demo"),
+        "session": data["sessions"]["nodes"][0]["id"],
+    }
+
+
+def test_every_page_in_korean_with_no_english_word_and_no_cut_badge(
+    browser: Any, fresh: Served, screenshots: Path
+) -> None:
     ctx = browser.new_context(locale="ko-KR", viewport={"width": 1280, "height": 900})
     page = ctx.new_page()
     errors: list[str] = []
+    names: set[str] = set()
+
+    def take(response: Any) -> None:
+        if "/graphql" in response.url and response.ok:
+            with contextlib.suppress(ValueError, json.JSONDecodeError):
+                names_in(response.json(), names)
+
+    def frames(ws: Any) -> None:  # live queries and subscriptions come over the WebSocket
+        def frame(payload: Any) -> None:
+            with contextlib.suppress(TypeError, ValueError):
+                names_in(json.loads(payload), names)
+
+        ws.on("framereceived", frame)
+
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("response", take)
+    page.on("websocket", frames)
     page.goto(fresh.url + "/")
+    english: dict[str, Any] = {}
+    page.get_by_label("사용자 이름", exact=True).wait_for()
+    sign_in_words = english_words(page.evaluate(SHOWN_TEXT), names)
+    if sign_in_words:
+        english["(sign-in)"] = sign_in_words
     page.get_by_label("사용자 이름", exact=True).fill("admin")
     page.get_by_label("비밀번호", exact=True).fill(fresh.admin_password)
     page.get_by_role("button", name="로그인", exact=True).click()
     page.get_by_test_id("dashboard").wait_for()
     assert page.evaluate("() => document.documentElement.lang") in ("ko", "ko-KR")
+    ids = detail_ids(ctx, fresh.url)
     cut: dict[str, Any] = {}
     for path, name in PAGES:
+        path = path.format(**ids)
         page.goto(f"{fresh.url}/#{path}")
         page.wait_for_load_state("networkidle")
         page.wait_for_timeout(500)  # lazy pages and their first query
@@ -80,6 +219,12 @@ def test_every_page_in_korean_with_no_cut_badge(browser: Any, fresh: Served, scr
         found = page.evaluate(CUT_BADGES)
         if found:
             cut[path] = found
+        shown = english_words(page.evaluate(SHOWN_TEXT), names)
+        if shown:
+            english[path] = shown
+    report = json.dumps(english, ensure_ascii=False, indent=1)
+    (screenshots / "ko-english-words.json").write_text(report)  # beside the screenshots
+    assert english == {}, report
     assert cut == {}, cut
     assert errors == [], errors
     ctx.close()
