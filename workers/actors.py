@@ -18,7 +18,7 @@ from typing import Any
 
 import dramatiq
 
-from domain.operations.model import Period
+from domain.operations.model import JobSummary, Period
 from domain.operations.services import JobBusy, run_period
 from infra.bootstrap import Container
 from infra.periodic.runs import SqlJobRuns
@@ -56,7 +56,7 @@ def _periodic_actor_fn(job: PeriodicJob) -> Any:
         ctx = process_context()
         period = Period(datetime.fromisoformat(period_start), datetime.fromisoformat(period_end))
 
-        async def work() -> str:
+        async def work() -> str | JobSummary:
             summary = await job.run(ctx.container)
             maybe_kill("after_work", job.name)  # test-only fault injection; a no-op otherwise
             return summary

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from domain.credits import services as credits
 from domain.operations import catalog, housekeeping
+from domain.operations.model import JobSummary
 from domain.sessions import jobs as session_jobs
 from domain.sessions import residue
 from domain.sessions.ports import IdleMarks
@@ -19,7 +20,7 @@ log = logging.getLogger(__name__)
 METER_TICK_SECONDS = catalog.METER_TICK_SECONDS
 
 
-async def apply_refills(container: Container) -> str:
+async def apply_refills(container: Container) -> JobSummary:
     """Refill schedules whose current period is not applied yet. Idempotent per schedule and
     period (the period mark and the transfers commit together; keys name schedule, period and
     target), so a redelivered message or a second run in the same period posts nothing."""
@@ -33,12 +34,12 @@ async def apply_refills(container: Container) -> str:
     text = f"{len(applied)} schedule(s) applied, {transfers} transfer(s)"
     if failed:
         text += "; not applied: " + ", ".join(f"{o.schedule_id} ({o.error and o.error.code})" for o in failed)
-    return text
+    return JobSummary.of(text, applied=len(applied), transfers=transfers, failed=len(failed))
 
 
-async def purge_login_sessions(container: Container) -> str:
+async def purge_login_sessions(container: Container) -> JobSummary:
     removed = await housekeeping.purge_expired_login_sessions(container.uow(), container.clock)
-    return f"{removed} expired login session(s) removed"
+    return JobSummary.of(f"{removed} expired login session(s) removed", removed=removed)
 
 
 # ---------------------------------------------------------------------- sessions (issue 7)
@@ -61,7 +62,7 @@ def idle_settings(settings: Settings) -> session_jobs.IdleSettings:
     )
 
 
-async def meter_sessions(container: Container) -> str:
+async def meter_sessions(container: Container) -> JobSummary:
     """Bill every RUNNING session up to now in one transaction, renew holds one window ahead,
     close lost settlements; pause the sessions whose hold runs out. Idempotent: what is due is
     recomputed from the seconds, and each charge's key names session and instant."""
@@ -77,13 +78,13 @@ async def meter_sessions(container: Container) -> str:
     )
     tick = int(container.extras.get("meter_tick_seconds", cadence or METER_TICK_SECONDS))
     outcome = await session_jobs.meter(container.sessions, tick_seconds=tick)
-    return outcome.summary()
+    return JobSummary(outcome.summary(), outcome.counts())
 
 
-async def budget_alerts(container: Container) -> str:
+async def budget_alerts(container: Container) -> JobSummary:
     c = container.credits
     sent = await session_jobs.notify_budget_alerts(container.sessions, _notices(container), c.budgets, c.ledger)
-    return f"{sent} budget alert notification(s) sent"
+    return JobSummary.of(f"{sent} budget alert notification(s) sent", sent=sent)
 
 
 def idle_marks(container: Container) -> IdleMarks:
@@ -100,7 +101,7 @@ def idle_marks(container: Container) -> IdleMarks:
     return marks  # type: ignore[no-any-return]
 
 
-async def reclaim_idle(container: Container) -> str:
+async def reclaim_idle(container: Container) -> JobSummary:
     tracker = idle_marks(container)
     outcome = await session_jobs.idle_reclaim(
         container.sessions, container.usage, tracker, idle_settings(container.settings), _notices(container)
@@ -111,15 +112,16 @@ async def reclaim_idle(container: Container) -> str:
             len(outcome.no_data),
             ", ".join(str(i) for i in outcome.no_data[:10]),
         )
-    return outcome.summary()
+    return JobSummary(outcome.summary(), outcome.counts())
 
 
-async def expire_sessions(container: Container) -> str:
+async def expire_sessions(container: Container) -> JobSummary:
     outcome = await session_jobs.expire_sessions(container.sessions, _notices(container))
-    return f"{outcome.warned} expiry warning(s), {len(outcome.expired)} session(s) expired"
+    text = f"{outcome.warned} expiry warning(s), {len(outcome.expired)} session(s) expired"
+    return JobSummary.of(text, warned=outcome.warned, expired=len(outcome.expired))
 
 
-async def sweep_residue(container: Container) -> str:
+async def sweep_residue(container: Container) -> JobSummary:
     """Crash residue (domain.sessions.residue): orphan holds released, stalled admissions handed
     off again or failed, capacity no live session holds freed. Idempotent: each repair re-reads
     what it repairs, and the ledger's release and the clusters' apply are idempotent."""
@@ -129,18 +131,18 @@ async def sweep_residue(container: Container) -> str:
         grace=timedelta(seconds=s.residue_grace_seconds),
         give_up=timedelta(seconds=s.residue_give_up_seconds),
     )
-    return outcome.summary()
+    return JobSummary(outcome.summary(), outcome.counts())
 
 
-async def drain_queue(container: Container) -> str:
+async def drain_queue(container: Container) -> JobSummary:
     admitted = await session_jobs.drain(container.sessions)
-    return f"{len(admitted)} queued session(s) admitted"
+    return JobSummary.of(f"{len(admitted)} queued session(s) admitted", admitted=len(admitted))
 
 
 # ---------------------------------------------------------------------- live usage (issue 15)
 
 
-async def poll_prometheus(container: Container) -> str:
+async def poll_prometheus(container: Container) -> JobSummary:
     """Live usage from the Prometheus of each cluster that has one (`clusterUsageSourceSet`):
     one instant of the per-pod series, kept for the sessions that cluster runs and recorded as
     the agents' samples are (UsageStore + the sessionUsage subscription)."""
@@ -156,7 +158,7 @@ async def poll_prometheus(container: Container) -> str:
     async with container.uow() as uow:
         clusters = [c for c in await SqlClusterRecords(uow).list() if c.prometheus_url]
     if not clusters:
-        return "no cluster has a Prometheus"
+        return JobSummary.of("no cluster has a Prometheus", samples=0, clusters=0)
     box = secret_box(container)
     at = container.clock.now()
     recorded = 0
@@ -169,4 +171,8 @@ async def poll_prometheus(container: Container) -> str:
             kept = [s for s in samples if s.session_id in ours]
             await record_usage(container.usage, container.events, kept)
             recorded += len(kept)
-    return f"{recorded} usage sample(s) from {len(clusters)} cluster(s)' Prometheus"
+    return JobSummary.of(
+        f"{recorded} usage sample(s) from {len(clusters)} cluster(s)' Prometheus",
+        samples=recorded,
+        clusters=len(clusters),
+    )

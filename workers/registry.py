@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 
 from domain.operations import catalog
-from domain.operations.model import Every, JobDefinition
+from domain.operations.model import Every, JobDefinition, JobSummary
 from infra.bootstrap import Container
 from workers import jobs
 
@@ -21,7 +21,7 @@ from workers import jobs
 @dataclass(frozen=True, slots=True)
 class PeriodicJob:
     definition: JobDefinition
-    run: Callable[[Container], Awaitable[str]]  # idempotent work; returns a one-line summary
+    run: Callable[[Container], Awaitable[str | JobSummary]]  # idempotent work; returns what it did
     queue: str = "periodic"
     max_retries: int = 3
     time_limit_seconds: int = 300

@@ -34,11 +34,24 @@ ErrorCode = strawberry.enum(
 )
 
 
+@strawberry.type(description="One parameter of a refusal: a number or a name, as text.")
+class ErrorParam:
+    name: str
+    value: str
+
+
 @strawberry.interface(description="A refusal the client can act on.")
 class UserError:
     code: ErrorCode  # type: ignore[valid-type]
     field: str | None = strawberry.field(description="The input field it concerns, when it concerns one.")
-    message: str
+    message: str = strawberry.field(
+        description="In English, for API clients; consoles say it from `code` and `params`."
+    )
+    params: list[ErrorParam] = strawberry.field(
+        default_factory=list,
+        description="The refusal's numbers and names by name (e.g. POLICY_LIMIT_EXCEEDED: limit, used, "
+        "requested; INSUFFICIENT_CREDITS: available, requested; BUDGET_EXCEEDED: limit, spent).",
+    )
 
 
 @strawberry.type(description="A refusal of a mutation, naming the field and the reason.")
@@ -46,14 +59,17 @@ class MutationError(UserError):
     pass
 
 
-def error(code: StrEnum | str, message: str, field: str | None = None) -> MutationError:
+def error(
+    code: StrEnum | str, message: str, field: str | None = None, params: dict[str, str] | None = None
+) -> MutationError:
     value = code.value if isinstance(code, Enum) else code
-    return MutationError(code=ErrorCode[value], field=field, message=message)  # type: ignore[misc]
+    listed = [ErrorParam(name=k, value=v) for k, v in (params or {}).items()]
+    return MutationError(code=ErrorCode[value], field=field, message=message, params=listed)  # type: ignore[misc]
 
 
 def errors_from(exc: DomainError) -> list[UserError]:
     items = exc.errors if isinstance(exc, ValidationErrors) else [exc]
-    return [error(e.code, e.message, e.field) for e in items]
+    return [error(e.code, e.message, e.field, e.params) for e in items]
 
 
 UNAUTHENTICATED = lambda: error(CommonErrorCode.UNAUTHENTICATED, "sign in first")  # noqa: E731

@@ -38,7 +38,8 @@ _FIELD_NAMES = {"amount": "amountMicro", "limit": "limitMicro"}
 
 def renamed(errors: list[UserError]) -> list[UserError]:
     return [
-        MutationError(code=e.code, field=_FIELD_NAMES.get(e.field or "", e.field), message=e.message) for e in errors
+        MutationError(code=e.code, field=_FIELD_NAMES.get(e.field or "", e.field), message=e.message, params=e.params)
+        for e in errors
     ]
 
 

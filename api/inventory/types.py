@@ -299,7 +299,15 @@ class QueueEntryView:
     position: int
     length: int
     priority: int
-    ratio_or_cards: str
+    ratio_or_cards: str = strawberry.field(
+        description="What it asks for, in English words (clients localise the typed fields below)."
+    )
+    exclusive_cards: int = strawberry.field(
+        default=0, description="Whole cards asked for (0 when it asks for a share)."
+    )
+    shared: bool = strawberry.field(default=False, description="A time-slice of a card.")
+    vram_mib: int = strawberry.field(default=0, description="A HAMi fraction's memory (0 otherwise).")
+    cores: int = strawberry.field(default=0, description="A HAMi fraction's compute percentage (0 otherwise).")
 
     @classmethod
     def of(cls, row: QueueRow, sid: strawberry.ID | None, name: str | None = None) -> QueueEntryView:
@@ -317,4 +325,8 @@ class QueueEntryView:
             length=row.length,
             priority=r.priority,
             ratio_or_cards=size,
+            exclusive_cards=r.exclusive_cards,
+            shared=bool(r.shared),
+            vram_mib=0 if r.exclusive_cards or r.shared else r.vram_mib,
+            cores=0 if r.exclusive_cards or r.shared else r.cores,
         )

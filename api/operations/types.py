@@ -18,6 +18,12 @@ BackgroundJobOutcome = strawberry.enum(
 )
 
 
+@strawberry.type(name="BackgroundJobCount", description="One number of a run's summary, by name.")
+class BackgroundJobCount:
+    name: str
+    value: str = strawberry.field(description="A number as text (credits keep their decimals).")
+
+
 @strawberry.type(name="BackgroundJobRun", description="One period of a periodic job.")
 class BackgroundJobRun:
     period_start: datetime
@@ -29,7 +35,11 @@ class BackgroundJobRun:
     duration_seconds: float | None
     attempts: int = strawberry.field(description="Executions started for this period (retries and redeliveries).")
     error: str | None
-    summary: str | None = strawberry.field(description="What the run did, in one line.")
+    summary: str | None = strawberry.field(description="What the run did, in one line (English).")
+    counts: list[BackgroundJobCount] = strawberry.field(
+        description="The summary's numbers by name, from which a console says it in its language "
+        "(empty for runs recorded before they were kept)."
+    )
 
     @classmethod
     def of(cls, run: JobRunModel | None) -> BackgroundJobRun | None:
@@ -46,6 +56,7 @@ class BackgroundJobRun:
             attempts=run.attempts,
             error=run.error,
             summary=run.summary,
+            counts=[BackgroundJobCount(name=k, value=v) for k, v in run.counts.items()],
         )
 
 

@@ -23,13 +23,18 @@ class CommonErrorCode(StrEnum):
 
 
 class DomainError(Exception):
-    """A refusal the caller can act on: typed code, the field it concerns, a message."""
+    """A refusal the caller can act on: typed code, the field it concerns, a message, and the
+    refusal's parameters by name (numbers and names, as text) so that a client can say it in
+    its own language without parsing the English message."""
 
-    def __init__(self, code: StrEnum, message: str, field: str | None = None) -> None:
+    def __init__(
+        self, code: StrEnum, message: str, field: str | None = None, params: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.field = field
+        self.params: dict[str, str] = dict(params or {})
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!s}, {self.message!r}, field={self.field!r})"

@@ -26,6 +26,7 @@ class InsufficientCreditsError(DomainError):
             f"{account} has {micro_to_credits_str(available_micro)} credits available; "
             f"this asks {micro_to_credits_str(requested_micro)}",
             field,
+            {"available": micro_to_credits_str(available_micro), "requested": micro_to_credits_str(requested_micro)},
         )
         self.account = account
         self.available_micro = available_micro
@@ -65,6 +66,11 @@ class BudgetExceededError(DomainError):
     """A `block` budget on the requester's scope chain has reached its limit."""
 
     def __init__(self, message: str, limit_micro: int, spent_micro: int) -> None:
-        super().__init__(CreditsErrorCode.BUDGET_EXCEEDED, message, None)
+        super().__init__(
+            CreditsErrorCode.BUDGET_EXCEEDED,
+            message,
+            None,
+            {"limit": micro_to_credits_str(limit_micro), "spent": micro_to_credits_str(spent_micro)},
+        )
         self.limit_micro = limit_micro
         self.spent_micro = spent_micro

@@ -14,7 +14,8 @@ have done, and running N stale periods back to back would only repeat no-ops.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
@@ -94,6 +95,19 @@ TERMINAL = frozenset({RunOutcome.SUCCEEDED, RunOutcome.COALESCED})
 
 
 @dataclass(frozen=True, slots=True)
+class JobSummary:
+    """What a run did: one English line (logs, API clients) and its numbers by name, from
+    which a console says it in its own language (`counts`: name → a number as text)."""
+
+    text: str
+    counts: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, text: str, **counts: object) -> JobSummary:
+        return cls(text, {k: str(v) for k, v in counts.items()})
+
+
+@dataclass(frozen=True, slots=True)
 class JobRun:
     job: str
     period: Period
@@ -105,6 +119,7 @@ class JobRun:
     attempts: int = 0
     error: str | None = None
     summary: str | None = None
+    counts: Mapping[str, str] = field(default_factory=dict)  # the summary's numbers by name
 
     @property
     def duration(self) -> timedelta | None:

@@ -27,6 +27,7 @@ class JobRuns(Protocol):
         *,
         error: str | None = None,
         summary: str | None = None,
+        counts: Mapping[str, str] | None = None,
     ) -> None: ...
 
     def exclusive(self, job: str) -> AbstractAsyncContextManager[bool]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from domain.common.clock import Clock
 from domain.common.errors import PermissionDeniedError
-from domain.operations.model import JobDefinition, JobStatus, Period, RunOutcome, next_due
+from domain.operations.model import JobDefinition, JobStatus, JobSummary, Period, RunOutcome, next_due
 from domain.operations.ports import JobRuns
 from domain.tenancy.model import Actor
 
@@ -35,7 +35,7 @@ async def run_period(
     clock: Clock,
     job: JobDefinition,
     period: Period,
-    work: Callable[[], Awaitable[str]],
+    work: Callable[[], Awaitable[str | JobSummary]],
 ) -> RunResult:
     """Run `work` for one period of `job`, at most once successfully.
 
@@ -51,12 +51,15 @@ async def run_period(
         if attempt is None:
             return RunResult(False)
         try:
-            summary = await work()
+            done = await work()
         except Exception as exc:
             await runs.finish(job.name, period, clock.now(), RunOutcome.FAILED, error=describe_error(exc))
             raise
-        await runs.finish(job.name, period, clock.now(), RunOutcome.SUCCEEDED, summary=summary)
-        return RunResult(True, attempt, summary)
+        summary = done if isinstance(done, JobSummary) else JobSummary(done)
+        await runs.finish(
+            job.name, period, clock.now(), RunOutcome.SUCCEEDED, summary=summary.text, counts=summary.counts
+        )
+        return RunResult(True, attempt, summary.text)
 
 
 async def job_statuses(actor: Actor, runs: JobRuns, clock: Clock, jobs: Sequence[JobDefinition]) -> list[JobStatus]:

@@ -25,7 +25,7 @@ class AdmissionRefused(SessionError):
     the underlying rule's (e.g. POLICY_LIMIT_EXCEEDED, BUDGET_EXCEEDED, INSUFFICIENT_CREDITS)."""
 
     def __init__(self, step: int, step_name: str, cause: DomainError) -> None:
-        super().__init__(cause.code, f"step {step} ({step_name}): {cause.message}", cause.field)
+        super().__init__(cause.code, f"step {step} ({step_name}): {cause.message}", cause.field, cause.params)
         self.step = step
         self.step_name = step_name
         self.cause = cause

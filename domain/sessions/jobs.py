@@ -145,6 +145,18 @@ class MeterOutcome:
             text += f"; {len(self.paused)} session(s) paused, their hold ran out"
         return text
 
+    def counts(self) -> dict[str, str]:
+        """The summary's numbers by name (the periodic run keeps them beside the text)."""
+        b = self.billed
+        return {
+            "sessions": str(b.sessions),
+            "charges": str(b.transfers),
+            "credits": micro_to_credits_str(b.charged_micro),
+            "settlements": str(self.swept.sessions),
+            "warned": str(len(self.warned)),
+            "paused": str(len(self.paused)),
+        }
+
 
 def hold_runs_out(s: Session, hold_micro: int, unpaid_micro: int, tick_seconds: int) -> bool:
     """The session cannot pay for the next tick: what is left on its hold is less than what
@@ -315,6 +327,10 @@ class IdleOutcome:
         if self.no_data:
             text += f", {len(self.no_data)} without usage data (not judged idle)"
         return text
+
+    def counts(self) -> dict[str, str]:
+        """The summary's numbers by name (the periodic run keeps them beside the text)."""
+        return {"paused": str(len(self.paused)), "warned": str(self.warned), "noData": str(len(self.no_data))}
 
 
 def has_no_data(samples: Sequence[UsageSample], now: datetime, running_since: datetime, settings: IdleSettings) -> bool:

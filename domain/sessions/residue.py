@@ -71,6 +71,19 @@ class ResidueOutcome:
             f"{len(self.capacity_freed)} allocation(s) and {len(self.queue_withdrawn)} queue entr(ies) freed"
         )
 
+    def counts(self) -> dict[str, str]:
+        """The summary's numbers by name (the periodic run keeps them beside the text)."""
+        return {
+            "holds": str(len(self.holds_released)),
+            "micro": str(self.released_micro),
+            "handedOff": str(len(self.handed_off_again)),
+            "failed": str(len(self.failed)),
+            "askedAgain": str(len(self.asked_again)),
+            "ended": str(len(self.ended)),
+            "allocations": str(len(self.capacity_freed)),
+            "queueEntries": str(len(self.queue_withdrawn)),
+        }
+
 
 def session_of_hold(idempotency_key: str) -> UUID | None:
     """The session a hold was reserved for (`session:<id>:hold:<seq>`), if its key names one."""

@@ -44,11 +44,12 @@ class InMemoryJobRuns:
         *,
         error: str | None = None,
         summary: str | None = None,
+        counts: Mapping[str, str] | None = None,
     ) -> None:
         row = self.rows.get((job, period.start))
         if row is not None:
             self.rows[(job, period.start)] = replace(
-                row, outcome=outcome, finished_at=now, error=error, summary=summary
+                row, outcome=outcome, finished_at=now, error=error, summary=summary, counts=dict(counts or {})
             )
 
     @asynccontextmanager

@@ -65,6 +65,7 @@ def _run_from_row(row: Row[Any]) -> JobRun:
         row.attempts,
         row.error,
         row.summary,
+        dict(row.summary_counts or {}),
     )
 
 
@@ -216,12 +217,19 @@ class SqlJobRuns:
         *,
         error: str | None = None,
         summary: str | None = None,
+        counts: Mapping[str, str] | None = None,
     ) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(
                 update(R)
                 .where(R.c.job == job, R.c.period_start == period.start)
-                .values(outcome=outcome.value, finished_at=now, error=error, summary=summary)
+                .values(
+                    outcome=outcome.value,
+                    finished_at=now,
+                    error=error,
+                    summary=summary,
+                    summary_counts=dict(counts) if counts else None,
+                )
             )
 
     @asynccontextmanager

@@ -184,3 +184,30 @@ def test_k8s_registries_1_leaves_stored_registries_without_credentials() -> None
         assert asyncio.run(fetch(db.url, "SELECT id, name, url FROM registries ORDER BY id")) == before
     finally:
         db.drop()
+
+
+def test_operations_1_keeps_stored_run_summaries_without_counts() -> None:
+    from tests.support.migrations import execute, fetch
+
+    db = database_at("simshare_1")
+    try:
+        asyncio.run(
+            execute(
+                db.url,
+                "INSERT INTO periodic_runs (job, period_start, period_end, outcome, claimed_at, claimed_by, "
+                "attempts, summary) VALUES ('credits.refills', '2026-12-01T10:00:00Z', '2026-12-01T10:01:00Z', "
+                "'succeeded', now(), 'test', 1, '0 schedule(s) applied, 0 transfer(s)')",
+            )
+        )
+        before = asyncio.run(fetch(db.url, "SELECT job, period_start, summary FROM periodic_runs ORDER BY 1, 2"))
+        migrate.upgrade(db.url, "operations_1")
+        after = asyncio.run(
+            fetch(db.url, "SELECT job, period_start, summary, summary_counts FROM periodic_runs ORDER BY 1, 2")
+        )
+        assert after == [(*row, None) for row in before]
+        migrate.downgrade(db.url, "simshare_1")
+        assert (
+            asyncio.run(fetch(db.url, "SELECT job, period_start, summary FROM periodic_runs ORDER BY 1, 2")) == before
+        )
+    finally:
+        db.drop()

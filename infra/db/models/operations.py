@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import CheckConstraint, Index, Integer, String, Text
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from infra.db.base import Base
@@ -40,3 +41,5 @@ class PeriodicRunRow(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     error: Mapped[str | None] = mapped_column(Text)
     summary: Mapped[str | None] = mapped_column(Text)
+    # the summary's numbers by name (JobSummary.counts), for consoles that say it in their language
+    summary_counts: Mapped[dict[str, str] | None] = mapped_column(JSONB)

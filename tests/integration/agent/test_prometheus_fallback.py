@@ -76,7 +76,7 @@ async def test_the_prometheus_fallback_feeds_the_sessionusage_subscription(
                 for sub in subs.values():
                     assert (await sub.next())["sessionUsage"] == []  # nothing yet
                 summary = await jobs.poll_prometheus(c)
-                assert "2 usage sample(s)" in summary, summary
+                assert "2 usage sample(s)" in summary.text and summary.counts["samples"] == "2", summary
                 got = {name: (await sub.next(within=10))["sessionUsage"] for name, sub in subs.items()}
             numbers = {
                 n: [(s["cpuMillicores"], s["memoryMib"], s["gpuUtilPercent"], s["gpuMemoryMib"]) for s in v]

@@ -18,6 +18,7 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 from strawberry import relay
 
+from domain.common.money import micro_to_credits_str
 from domain.credits import services as credits
 from domain.credits.model import AccountRef
 from domain.policies.model import ScopeChain
@@ -92,7 +93,7 @@ def usr(u: UUID) -> dict[str, Any]:
 
 
 TRANSFER = "replayed transfer { id seq kind createdAt idempotencyKey memo amount { micro credits } "
-TRANSFER += "source { accountId kind name } destination { accountId kind name } } errors { code field message }"
+TRANSFER += "source { accountId kind name } destination { accountId kind name } } errors { code field message params { name value } }"
 
 
 async def move(
@@ -264,6 +265,9 @@ async def test_allocating_more_than_available_is_a_typed_error_and_moves_nothing
     assert (code, field) == ("INSUFFICIENT_CREDITS", "amountMicro")
     assert payload["transfer"] is None
     assert "available" in payload["errors"][0]["message"]
+    # the numbers of the refusal are typed parameters too: a console says them in its language
+    params = {p["name"]: p["value"] for p in payload["errors"][0]["params"]}
+    assert params == {"available": micro_to_credits_str(available), "requested": micro_to_credits_str(available + 1)}
     assert await balance(oa, org(w.org_a)) == available
     assert await history_ids(oa, org(w.org_a)) == history_before
     failures = [e for e in await audit(oa, "creditsAllocate") if e["resultCode"] == "INSUFFICIENT_CREDITS"]

@@ -113,7 +113,7 @@ async def test_the_worker_deletes_workloads_and_hands_the_queue_off(
     from workers import jobs
 
     summary = await jobs.expire_sessions(worker)
-    assert "1 session(s) expired" in summary, summary
+    assert "1 session(s) expired" in summary.text and summary.counts["expired"] == "1", summary
     await wait_state(container, first, SessionState.EXPIRED, within=5)
     await eventually(lambda: e2e.api.get("gsharesessions", f"s-{first}", NS) is None, within=10, message="CR gone")
     await eventually(lambda: e2e.api.get("pods", f"s-{first}", NS) is None, within=10, message="expired pod gone")

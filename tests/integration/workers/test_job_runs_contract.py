@@ -41,10 +41,13 @@ async def test_begin_counts_attempts_until_the_period_succeeds(runs: Any) -> Non
     assert await runs.begin(job, period, T0) == 1
     await runs.finish(job, period, T0 + timedelta(seconds=1), RunOutcome.FAILED, error="boom")
     assert await runs.begin(job, period, T0 + timedelta(seconds=2)) == 2
-    await runs.finish(job, period, T0 + timedelta(seconds=3), RunOutcome.SUCCEEDED, summary="ok")
+    await runs.finish(
+        job, period, T0 + timedelta(seconds=3), RunOutcome.SUCCEEDED, summary="ok", counts={"applied": "2"}
+    )
     assert await runs.begin(job, period, T0 + timedelta(seconds=4)) is None
     [run] = await runs.runs(job)
     assert (run.outcome, run.attempts, run.summary, run.error) == (RunOutcome.SUCCEEDED, 2, "ok", None)
+    assert run.counts == {"applied": "2"}  # the summary's numbers by name
     assert run.duration == timedelta(seconds=1)
 
 

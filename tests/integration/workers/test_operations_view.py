@@ -29,7 +29,7 @@ from workers.runtime import WorkerRuntime, build_broker
 pytestmark = pytest.mark.timeout(60)
 
 QUERY = """{ backgroundJobs { name description period periodSeconds lastOutcome lastError nextDueAt
-  lastRun { periodStart periodEnd outcome startedAt finishedAt durationSeconds attempts error summary }
+  lastRun { periodStart periodEnd outcome startedAt finishedAt durationSeconds attempts error summary counts { name value } }
   lastSuccess { periodStart } } }"""
 
 
@@ -88,6 +88,11 @@ async def test_background_jobs_and_metrics(container: Container, monkeypatch: py
     assert refills["lastRun"]["periodStart"] == "2026-05-04T10:00:00+00:00"
     assert refills["lastRun"]["attempts"] == 1 and refills["lastRun"]["durationSeconds"] == 0.0
     assert refills["lastRun"]["summary"] == "0 schedule(s) applied, 0 transfer(s)"
+    assert {c["name"]: c["value"] for c in refills["lastRun"]["counts"]} == {
+        "applied": "0",
+        "transfers": "0",
+        "failed": "0",
+    }
     assert refills["lastSuccess"]["periodStart"] == "2026-05-04T10:00:00+00:00"
     assert refills["nextDueAt"] == "2026-05-04T10:01:00+00:00"
 

@@ -24,6 +24,10 @@ const LogoutDocument = graphql(`
     logout {
       ok
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -123,8 +127,8 @@ export function Shell({ children }: { children: ReactNode }) {
               value={language}
               onChange={(v) => setLanguage(v as Language)}
               data={[
-                { value: "ko", label: "한국어" },
-                { value: "en", label: "English" },
+                { value: "ko", label: <span lang="ko">한국어</span> },
+                { value: "en", label: <span lang="en">English</span> },
               ]}
               aria-label={t("shell.language")}
               data-testid="language-switch"

@@ -14,6 +14,10 @@ const LoginDocument = graphql(`
         id
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -68,8 +72,8 @@ export function SignIn({ onSignedIn }: { onSignedIn(): void }) {
                 value={language}
                 onChange={(v) => setLanguage(v as Language)}
                 data={[
-                  { value: "ko", label: "한국어" },
-                  { value: "en", label: "English" },
+                  { value: "ko", label: <span lang="ko">한국어</span> },
+                  { value: "en", label: <span lang="en">English</span> },
                 ]}
                 aria-label={t("shell.language")}
               />

@@ -1,12 +1,14 @@
 import { useCallback, useMemo, useState } from "react";
 import type { CombinedError } from "urql";
-import { useT, type Translate } from "../i18n";
+import { fillMessage, useT, type Translate } from "../i18n";
 
 /** A refusal as every mutation payload returns it: `errors { code field message }`. */
 export interface UserErrorLike {
   code: string;
   field?: string | null;
   message: string;
+  /** The refusal's numbers and names (`errors { params { name value } }`). */
+  params?: readonly { name: string; value: string }[] | null;
 }
 
 /** Server field names may be snake_case or dotted (`input.hourly_rate_micro`); forms use
@@ -17,21 +19,32 @@ export function normalizeField(field: string | null | undefined): string | null 
   return last.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** A readable sentence for one refusal: the localized meaning of its code, then the server's
- * specific message when it adds something. */
+/** A readable sentence for one refusal: the localized meaning of its code, then its details.
+ * The server's message is English (kept for API clients): in English it is the detail; in any
+ * other language the detail is said from the refusal's typed parameters (`error.CODE.detail`
+ * with `{name}` placeholders), and left out when there is no such message. */
 export function describeError(e: UserErrorLike, t: Translate): string {
   const key = `error.${e.code}`;
   const known = t.has(key) ? t(key) : null;
-  if (!known) return e.message;
-  if (!e.message || e.message.toLowerCase() === known.toLowerCase()) return known;
-  return `${known}: ${e.message}`;
+  if (t.language === "en") {
+    if (!known) return e.message;
+    if (!e.message || e.message.toLowerCase() === known.toLowerCase()) return known;
+    return `${known}: ${e.message}`;
+  }
+  const base = known ?? t("error.unknown");
+  const vars = Object.fromEntries((e.params ?? []).map((p) => [p.name, p.value]));
+  const detail = e.params?.length ? fillMessage(t, `${key}.detail`, vars) : null;
+  return detail ? `${base}: ${detail}` : base;
 }
 
 /** Transport or GraphQL-level failures (network down, masked server error, not signed in). */
 export function describeCombinedError(err: CombinedError, t: Translate): string {
   if (err.networkError) return t("error.network");
   const first = err.graphQLErrors[0];
-  return first ? first.message : t("error.unknown");
+  if (!first) return t("error.unknown");
+  const code = typeof first.extensions?.code === "string" ? `error.${first.extensions.code}` : "";
+  if (code && t.has(code)) return t(code);
+  return t.language === "en" ? first.message : t("error.request");
 }
 
 export interface FieldErrors {

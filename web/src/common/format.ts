@@ -42,3 +42,16 @@ export function microToCredits(micro: bigint | string | number): string {
 export function formatMib(mib: number): string {
   return mib >= 1024 ? `${+(mib / 1024).toFixed(1)} GiB` : `${mib} MiB`;
 }
+
+/** A quantity in a unit by the platform's `Intl` unit formats: "12 ms" / "12밀리초", "1 min" / "1분". */
+export function formatUnit(value: number, unit: "millisecond" | "second" | "minute" | "hour" | "day", language: Language): string {
+  return new Intl.NumberFormat(locale(language), { style: "unit", unit, unitDisplay: language === "ko" ? "long" : "short" }).format(value);
+}
+
+/** A cadence in seconds in the largest whole unit: "every 1 min" / "1분마다" (for periodic jobs). */
+export function periodUnit(seconds: number): { value: number; unit: "second" | "minute" | "hour" | "day" } {
+  if (seconds % 86400 === 0) return { value: seconds / 86400, unit: "day" };
+  if (seconds % 3600 === 0) return { value: seconds / 3600, unit: "hour" };
+  if (seconds % 60 === 0) return { value: seconds / 60, unit: "minute" };
+  return { value: seconds, unit: "second" };
+}

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from "@mantine/core";
+import { Alert, Button, Center, Code, Group, Loader, Stack, Text, Title } from "@mantine/core";
 import type { CombinedError } from "urql";
 import { useT } from "../i18n";
 import { describeCombinedError } from "./errors";
@@ -74,5 +74,23 @@ export function Empty({ children }: { children: ReactNode }) {
     <Text c="dimmed" ta="center" p="lg">
       {children}
     </Text>
+  );
+}
+
+/** A message whose `backquoted` parts are code (a header, a command): shown as code and marked
+ * `translate="no"`, the rest is the viewer's language. */
+export function WithCode({ text }: { text: string }) {
+  return (
+    <>
+      {text.split("`").map((part, i) =>
+        i % 2 ? (
+          <Code key={i} translate="no">
+            {part}
+          </Code>
+        ) : (
+          part
+        ),
+      )}
+    </>
   );
 }

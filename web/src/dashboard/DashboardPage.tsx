@@ -26,6 +26,10 @@ const ActiveGroupSetDocument = graphql(`
         }
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message

@@ -42,6 +42,10 @@ const MarkReadDocument = graphql(`
     notificationsMarkRead(input: $input) {
       marked
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message

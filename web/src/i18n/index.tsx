@@ -35,6 +35,15 @@ export function makeTranslate(language: Language): Translate {
   return t;
 }
 
+/** The message `key` with `vars`, or null when there is no such message or `vars` lacks one of
+ * its `{placeholders}` (a sentence said from a server's typed numbers, never half-filled). */
+export function fillMessage(t: Translate, key: string, vars: Record<string, string | number>): string | null {
+  if (!t.has(key)) return null;
+  const text = t(key);
+  for (const m of text.matchAll(/\{(\w+)\}/g)) if (!(m[1] in vars)) return null;
+  return t(key, vars);
+}
+
 interface I18nValue {
   t: Translate;
   language: Language;

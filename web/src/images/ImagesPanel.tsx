@@ -47,6 +47,10 @@ const ImageCreateDocument = graphql(`
         id
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -66,6 +70,10 @@ const ImageUpdateDocument = graphql(`
         description
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -79,6 +87,10 @@ const ImageDeleteDocument = graphql(`
     imageDelete(input: $input) {
       deletedId
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message

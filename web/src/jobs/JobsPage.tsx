@@ -5,7 +5,7 @@ import { graphql } from "../gql";
 import { useLanguage } from "../i18n";
 import { useFieldErrors } from "../common/errors";
 import { formatDateTime } from "../common/format";
-import { Empty, GeneralErrors, PageHeader, QueryState } from "../common/ui";
+import { Empty, GeneralErrors, PageHeader, QueryState, WithCode } from "../common/ui";
 import { SessionCreateDocument, SessionStopDocument } from "../sessions/documents";
 import { STATE_COLOR } from "../sessions/states";
 
@@ -226,7 +226,8 @@ export default function JobsPage() {
             />
             <Textarea
               label={t("jobs.command")}
-              description={t("jobs.commandHint")}
+              translate="no"
+              description={<WithCode text={t("jobs.commandHint")} />}
               value={command}
               onChange={(e) => setCommand(e.currentTarget.value)}
               error={errors.field("args") ?? errors.field("command")}

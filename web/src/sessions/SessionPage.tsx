@@ -3,7 +3,7 @@ import { Alert, Anchor, Badge, Button, Card, Code, Group, Loader, Progress, Sele
 import { useMutation, useQuery, useSubscription } from "urql";
 import { Link, useParams } from "wouter";
 import type { Expiry, SessionFieldsFragment } from "../gql/graphql";
-import { useLanguage } from "../i18n";
+import { useLanguage, type Translate } from "../i18n";
 import { useFieldErrors } from "../common/errors";
 import { formatCredits, formatDateTime, formatMib, microToCredits } from "../common/format";
 import { liveCostMicro } from "../common/cost";
@@ -99,8 +99,15 @@ const ENDPOINTS = [
   ["terminal", "Terminal"],
 ] as const;
 
+/** The server writes a state's reason in English (for API clients); in another language the
+ * console says what the state means instead. */
+function localisedReason(t: Translate, language: string, state: string, reason: string): string {
+  const key: string = `stateReason.${state}`;
+  return language === "en" || !t.has(key) ? reason : t(key);
+}
+
 export default function SessionPage() {
-  const { t } = useLanguage();
+  const { t, language } = useLanguage();
   const id = decodeURIComponent(useParams<{ id: string }>().id);
   const [status] = useSubscription({ query: SessionStatusSubscription, variables: { id } });
   const [samples, setSamples] = useState<Sample[]>([]);
@@ -172,7 +179,8 @@ export default function SessionPage() {
       />
       {s.stateReason && !["RUNNING", "STARTING", "SCHEDULED"].includes(s.state) && (
         <Alert color={s.state === "FAILED" || s.state === "REJECTED" ? "red" : "blue"} data-testid="state-reason">
-          {s.stateReason}
+          {/* the server's reason is English prose (for API clients); other languages say what the state means */}
+          {localisedReason(t, language, s.state, s.stateReason)}
         </Alert>
       )}
       {s.state === "QUEUED" && s.queuePosition && (

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import { useT } from "../i18n";
+import { useLanguage } from "../i18n";
 import type { Sample } from "./usage";
 
 function toData(samples: Sample[]): uPlot.AlignedData {
@@ -16,24 +16,27 @@ function toData(samples: Sample[]): uPlot.AlignedData {
 
 /** Live 1 s CPU / memory / GPU chart over the last 5 minutes (uPlot on a canvas). */
 export function UsageChart({ samples, height = 260 }: { samples: Sample[]; height?: number }) {
-  const t = useT();
+  const { t, language } = useLanguage();
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    // the time axis and legend in the viewer's language (uPlot's own are English: "Time", "Dec 1")
+    const clock = new Intl.DateTimeFormat(language, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    const at = (s: number | null | undefined) => (s == null ? "—" : clock.format(new Date(s * 1000)));
     const opts: uPlot.Options = {
       width: el.clientWidth || 600,
       height,
       scales: { x: { time: true }, pct: { range: [0, 100] }, cores: { auto: true }, gib: { auto: true } },
       axes: [
-        {},
+        { values: (_u, ticks) => ticks.map((s) => at(s)), space: 80 },
         { scale: "pct", label: t("usage.gpuUtil"), values: (_u, v) => v.map((x) => `${x}%`) },
         { scale: "cores", side: 1, label: t("usage.cpu"), grid: { show: false } },
       ],
       series: [
-        {},
+        { label: t("usage.time"), value: (_u, s) => at(s) },
         { label: t("usage.gpuUtil"), scale: "pct", stroke: "#12b886", width: 2, value: (_u, v) => (v == null ? "—" : `${v.toFixed(0)} %`) },
         { label: t("usage.cpu"), scale: "cores", stroke: "#4c6ef5", width: 2, value: (_u, v) => (v == null ? "—" : v.toFixed(2)) },
         { label: t("usage.memory"), scale: "gib", stroke: "#fab005", width: 2, value: (_u, v) => (v == null ? "—" : `${v.toFixed(1)} GiB`) },
@@ -49,7 +52,7 @@ export function UsageChart({ samples, height = 260 }: { samples: Sample[]; heigh
       u.destroy();
       plot.current = null;
     };
-  }, [height, t]);
+  }, [height, t, language]);
 
   useEffect(() => {
     plot.current?.setData(toData(samples));

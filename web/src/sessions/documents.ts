@@ -127,6 +127,10 @@ export const SessionPauseDocument = graphql(`
         ...SessionFields
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -142,6 +146,10 @@ export const SessionResumeDocument = graphql(`
         ...SessionFields
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -157,6 +165,10 @@ export const SessionStopDocument = graphql(`
         ...SessionFields
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -172,6 +184,10 @@ export const SessionExtendDocument = graphql(`
         ...SessionFields
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -189,6 +205,10 @@ export const SessionCreateDocument = graphql(`
         stateReason
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message

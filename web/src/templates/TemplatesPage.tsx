@@ -51,6 +51,10 @@ const TemplateCreateDocument = graphql(`
         id
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -64,6 +68,10 @@ const TemplateDeleteDocument = graphql(`
     templateDelete(input: $input) {
       deletedId
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message

@@ -7,7 +7,7 @@ import { useLanguage } from "../i18n";
 import { useFieldErrors } from "../common/errors";
 import { formatDateTime } from "../common/format";
 import { Pager, useCursorPages } from "../common/pagination";
-import { Empty, GeneralErrors, PageHeader, QueryState } from "../common/ui";
+import { Empty, GeneralErrors, PageHeader, QueryState, WithCode } from "../common/ui";
 import { checkInt } from "../common/validation";
 
 const TokensDocument = graphql(`
@@ -42,6 +42,10 @@ const TokenCreateDocument = graphql(`
         name
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -59,6 +63,10 @@ const TokenRevokeDocument = graphql(`
         revokedAt
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -220,7 +228,7 @@ export default function TokensPage() {
         </Stack>
       </Modal>
       <Text size="xs" c="dimmed">
-        {t("tokens.usage")}
+        <WithCode text={t("tokens.usage")} />
       </Text>
     </Stack>
   );

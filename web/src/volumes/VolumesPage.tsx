@@ -46,6 +46,10 @@ const VolumeCreateDocument = graphql(`
         id
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -59,6 +63,10 @@ const VolumeDeleteDocument = graphql(`
     volumeDelete(input: $input) {
       deletedId
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message

@@ -5,7 +5,7 @@ import { useQuery } from "urql";
 import { graphql } from "../../gql";
 import type { AuditFilterInput } from "../../gql/graphql";
 import { useLanguage } from "../../i18n";
-import { formatDateTime } from "../../common/format";
+import { formatDateTime, formatUnit } from "../../common/format";
 import { Pager, useCursorPages } from "../../common/pagination";
 import { Empty, PageHeader, QueryState } from "../../common/ui";
 import { useOrganizationOptions } from "../../common/options";
@@ -83,8 +83,8 @@ export default function AuditPage() {
       <PageHeader title={t("nav.audit")} description={t("audit.description")} />
       <Paper withBorder p="sm">
         <Group align="flex-end" wrap="wrap">
-          <TextInput label={t("audit.operation")} placeholder="login" value={form.operation} onChange={(e) => setForm({ ...form, operation: e.currentTarget.value })} w={170} />
-          <TextInput label={t("audit.targetType")} placeholder="User" value={form.targetType} onChange={(e) => setForm({ ...form, targetType: e.currentTarget.value })} w={150} />
+          <TextInput label={t("audit.operation")} placeholder="login" translate="no" value={form.operation} onChange={(e) => setForm({ ...form, operation: e.currentTarget.value })} w={170} />
+          <TextInput label={t("audit.targetType")} placeholder="User" translate="no" value={form.targetType} onChange={(e) => setForm({ ...form, targetType: e.currentTarget.value })} w={150} />
           <TextInput label={t("audit.targetId")} value={form.targetId} onChange={(e) => setForm({ ...form, targetId: e.currentTarget.value })} w={170} />
           <Select
             label={t("audit.result")}
@@ -139,11 +139,11 @@ export default function AuditPage() {
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <Badge color={e.success ? "teal" : "red"} variant="light" title={e.resultCode} data-code={e.resultCode}>
+                    <Badge color={e.success ? "teal" : "red"} variant="light" data-code={e.resultCode}>
                       {e.success ? t("audit.succeeded") : localised(t, `error.${e.resultCode}`, e.resultCode)}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>{e.durationMs} ms</Table.Td>
+                  <Table.Td>{formatUnit(e.durationMs, "millisecond", language)}</Table.Td>
                   <Table.Td>
                     <Text size="xs" c="dimmed">
                       {e.clientIp ?? ""} {e.requestId ?? ""}

@@ -54,6 +54,10 @@ const PresetCreateDocument = graphql(`
         id
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -69,6 +73,10 @@ const PresetUpdateDocument = graphql(`
         id
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -82,6 +90,10 @@ const PresetDeleteDocument = graphql(`
     presetDelete(input: $input) {
       deletedId
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message

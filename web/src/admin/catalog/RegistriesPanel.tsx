@@ -39,6 +39,10 @@ const RegistryCreateDocument = graphql(`
         id
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -57,6 +61,10 @@ const RegistryUpdateDocument = graphql(`
         description
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -70,6 +78,10 @@ const RegistryDeleteDocument = graphql(`
     registryDelete(input: $input) {
       deletedId
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message

@@ -4,6 +4,7 @@ import { Link } from "wouter";
 import { graphql } from "../../gql";
 import { useT } from "../../i18n";
 import { Empty, PageHeader, QueryState } from "../../common/ui";
+import { formatMib } from "../../common/format";
 import { useRefetchOnCapacityChange } from "../../common/live";
 
 const GpuQueueDocument = graphql(`
@@ -16,6 +17,10 @@ const GpuQueueDocument = graphql(`
       length
       priority
       ratioOrCards
+      exclusiveCards
+      shared
+      vramMib
+      cores
     }
   }
 `);
@@ -50,7 +55,13 @@ export default function QueuePage() {
                     {q.position} / {q.length}
                   </Table.Td>
                   <Table.Td>{q.priority}</Table.Td>
-                  <Table.Td>{q.ratioOrCards}</Table.Td>
+                  <Table.Td>
+                    {q.exclusiveCards
+                      ? t("queue.cards", { n: q.exclusiveCards })
+                      : q.shared
+                        ? t("queue.timeSlice")
+                        : t("queue.fraction", { memory: formatMib(q.vramMib), cores: q.cores })}
+                  </Table.Td>
                   <Table.Td>
                     {q.sessionId ? (
                       <Anchor component={Link} href={`/sessions/${encodeURIComponent(q.sessionId)}`}>

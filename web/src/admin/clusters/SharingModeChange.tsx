@@ -14,6 +14,10 @@ const NodeSharingModeChangeDocument = graphql(`
         id
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message

@@ -36,6 +36,10 @@ const CreditsAllocateDocument = graphql(`
         id
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -52,6 +56,10 @@ const CreditsTakeBackDocument = graphql(`
         id
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -68,6 +76,10 @@ const CreditsBulkDocument = graphql(`
         id
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message

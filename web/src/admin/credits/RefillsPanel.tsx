@@ -47,6 +47,10 @@ const RefillCreateDocument = graphql(`
         id
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -63,6 +67,10 @@ const RefillSetActiveDocument = graphql(`
         active
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message

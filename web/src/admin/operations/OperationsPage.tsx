@@ -2,8 +2,8 @@ import { Badge, Stack, Table, Text } from "@mantine/core";
 import { useQuery } from "urql";
 import { graphql } from "../../gql";
 import type { BackgroundJobOutcome } from "../../gql/graphql";
-import { useLanguage } from "../../i18n";
-import { formatDateTime } from "../../common/format";
+import { fillMessage, useLanguage, type Translate } from "../../i18n";
+import { formatDateTime, formatUnit, periodUnit } from "../../common/format";
 import { PageHeader, QueryState } from "../../common/ui";
 import { usePolling } from "../../common/live";
 
@@ -13,6 +13,7 @@ const BackgroundJobsDocument = graphql(`
       name
       description
       period
+      periodSeconds
       nextDueAt
       lastOutcome
       lastError
@@ -22,6 +23,10 @@ const BackgroundJobsDocument = graphql(`
         durationSeconds
         attempts
         summary
+        counts {
+          name
+          value
+        }
       }
       lastSuccess {
         finishedAt
@@ -31,6 +36,23 @@ const BackgroundJobsDocument = graphql(`
 `);
 
 const OUTCOME_COLOR: Record<BackgroundJobOutcome, string> = { PENDING: "gray", RUNNING: "blue", SUCCEEDED: "teal", FAILED: "red", COALESCED: "yellow" };
+
+function localised(t: Translate, key: string, fallback: string): string {
+  return t.has(key) ? t(key) : fallback;
+}
+
+/** What a run did, said from its typed counts in the viewer's language; the server's English
+ * line in English, or for a run recorded before counts were kept. */
+export function runSummary(
+  t: Translate,
+  job: string,
+  run: { summary?: string | null; counts: readonly { name: string; value: string }[] },
+): string | null {
+  const vars = Object.fromEntries(run.counts.map((c) => [c.name, c.value]));
+  const said = run.counts.length ? fillMessage(t, `jobSummary.${job}`, vars) : null;
+  if (said) return said;
+  return t.language === "en" ? (run.summary ?? null) : null;
+}
 
 /** The periodic background jobs and how their last runs went (super admin). */
 export default function OperationsPage() {
@@ -56,19 +78,19 @@ export default function OperationsPage() {
               {r.data.backgroundJobs.map((j) => (
                 <Table.Tr key={j.name}>
                   <Table.Td>
-                    <Text size="sm" ff="monospace">
+                    <Text size="sm" ff="monospace" translate="no">
                       {j.name}
                     </Text>
                     <Text size="xs" c="dimmed">
-                      {j.description}
+                      {localised(t, `job.${j.name}`, j.description)}
                     </Text>
                   </Table.Td>
-                  <Table.Td>{j.period}</Table.Td>
+                  <Table.Td style={{ whiteSpace: "nowrap" }}>{t("operations.every", { period: formatUnit(periodUnit(j.periodSeconds).value, periodUnit(j.periodSeconds).unit, language) })}</Table.Td>
                   <Table.Td>
-                    {j.lastOutcome ? <Badge color={OUTCOME_COLOR[j.lastOutcome]}>{j.lastOutcome}</Badge> : "—"}
-                    {j.lastRun?.summary && (
-                      <Text size="xs" c="dimmed">
-                        {j.lastRun.summary}
+                    {j.lastOutcome ? <Badge color={OUTCOME_COLOR[j.lastOutcome]} data-outcome={j.lastOutcome}>{localised(t, `jobOutcome.${j.lastOutcome}`, j.lastOutcome)}</Badge> : "—"}
+                    {j.lastRun && runSummary(t, j.name, j.lastRun) && (
+                      <Text size="xs" c="dimmed" data-testid={`summary-${j.name}`}>
+                        {runSummary(t, j.name, j.lastRun)}
                       </Text>
                     )}
                     {j.lastError && (

@@ -12,6 +12,9 @@ import { Empty, GeneralErrors, PageHeader, QueryState } from "../../common/ui";
 import { UserCreateForm } from "../users/UserCreateForm";
 import { OrganizationForm } from "./OrganizationsPage";
 
+/** The description the server gives every organisation's default group (domain/tenancy). */
+const SERVER_DEFAULT_GROUP_DESCRIPTION = "Everyone in the organisation";
+
 const OrganizationDocument = graphql(`
   query Organization($id: ID!) {
     node(id: $id) {
@@ -89,6 +92,10 @@ const GroupCreateDocument = graphql(`
         id
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -106,6 +113,10 @@ const GroupUpdateDocument = graphql(`
         description
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -119,6 +130,10 @@ const GroupDeleteDocument = graphql(`
     groupDelete(input: $input) {
       deletedId
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -138,6 +153,10 @@ export const UserOrgAdminSetDocument = graphql(`
         }
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -225,7 +244,7 @@ function GroupsTab({ organizationId }: { organizationId: string }) {
                       </Badge>
                     )}
                   </Table.Td>
-                  <Table.Td>{g.description}</Table.Td>
+                  <Table.Td>{g.isDefault && g.description === SERVER_DEFAULT_GROUP_DESCRIPTION ? t("groups.defaultDescription") : g.description}</Table.Td>
                   <Table.Td>{g.members.totalCount}</Table.Td>
                   <Table.Td>{formatDateTime(g.createdAt, language)}</Table.Td>
                   <Table.Td>

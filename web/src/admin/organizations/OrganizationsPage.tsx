@@ -40,6 +40,10 @@ export const OrganizationCreateDocument = graphql(`
         slug
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -57,6 +61,10 @@ export const OrganizationUpdateDocument = graphql(`
         description
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message

@@ -42,6 +42,10 @@ const BudgetSetDocument = graphql(`
         id
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -55,6 +59,10 @@ const BudgetDeleteDocument = graphql(`
     budgetDelete(input: $input) {
       deletedId
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message

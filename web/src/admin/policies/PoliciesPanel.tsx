@@ -53,6 +53,10 @@ const PolicySetDocument = graphql(`
         id
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -66,6 +70,10 @@ const PolicyDeleteDocument = graphql(`
     policyDelete(input: $input) {
       deletedId
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message

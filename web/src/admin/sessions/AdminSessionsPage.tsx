@@ -63,6 +63,10 @@ const SessionApproveDocument = graphql(`
         state
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -79,6 +83,10 @@ const SessionRejectDocument = graphql(`
         state
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message

@@ -17,6 +17,10 @@ export const UserCreateDocument = graphql(`
         username
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message

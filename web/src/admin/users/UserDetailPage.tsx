@@ -59,6 +59,10 @@ const UserUpdateDocument = graphql(`
         isActive
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -74,6 +78,10 @@ const UserPasswordSetDocument = graphql(`
         id
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -90,6 +98,10 @@ const UserSuperAdminSetDocument = graphql(`
         isSuperAdmin
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -105,6 +117,10 @@ const MembershipSetDocument = graphql(`
         role
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
@@ -120,6 +136,10 @@ const MembershipRemoveDocument = graphql(`
         role
       }
       errors {
+        params {
+          name
+          value
+        }
         code
         field
         message
