@@ -67,3 +67,35 @@ async def test_a_class_with_a_rate_of_its_own_is_refused(http: Any, world: World
     refused = await _offering(gql, name=unique("any"), vramMib=1, hourlyRateMicro=5, cardClass={"models": []})
     assert refused["offering"] is None
     assert [e["field"] for e in refused["errors"]] == ["hourlyRate"]
+
+
+UPDATE = (
+    "mutation($input: OfferingUpdateInput!) { offeringUpdate(input: $input) "
+    "{ offering { id cardClass { models } } errors { code field message } } }"
+)
+
+
+async def test_an_admin_changes_the_models_of_a_class(http: Any, world: World) -> None:
+    gql = Gql(http, world.tokens["super_admin"])
+    a = await _offering(gql, name=unique("L40S"), vramMib=46068, hourlyRateMicro=1_000_000)
+    b = await _offering(gql, name=unique("H200"), vramMib=143771, hourlyRateMicro=2_500_000)
+    a_name, b_name = a["offering"]["name"], b["offering"]["name"]
+    cls = await _offering(
+        gql, name=unique("any-40GiB"), vramMib=40960, hourlyRateMicro=0, cardClass={"models": [a_name]}
+    )
+    cid = cls["offering"]["id"]
+    changed = await gql(UPDATE, input={"id": cid, "cardClass": {"models": [b_name, f" {a_name} "]}})
+    assert not changed["offeringUpdate"]["errors"]
+    assert changed["offeringUpdate"]["offering"]["cardClass"]["models"] == sorted([a_name, b_name])
+    read = await gql(
+        "query($o: ID!) { node(id: $o) { ... on Offering { cardClass { models } members { name } } } }", o=cid
+    )
+    assert read["node"]["cardClass"]["models"] == sorted([a_name, b_name])
+    assert [m["name"] for m in read["node"]["members"]] == sorted([a_name, b_name])
+    # emptied: any model with the class's VRAM
+    emptied = await gql(UPDATE, input={"id": cid, "cardClass": {"models": []}})
+    assert emptied["offeringUpdate"]["offering"]["cardClass"]["models"] == []
+    # a single-model offering has no class to change
+    refused = await gql(UPDATE, input={"id": a["offering"]["id"], "cardClass": {"models": [b_name]}})
+    assert refused["offeringUpdate"]["offering"] is None
+    assert [e["field"] for e in refused["offeringUpdate"]["errors"]] == ["cardClass"]

@@ -8,7 +8,7 @@ from uuid import UUID
 import pytest
 
 from domain.catalog import services as c
-from domain.catalog.model import CudaVersion, GpuTier, Offering, Preset
+from domain.catalog.model import CardClass, CudaVersion, GpuTier, Offering, Preset
 from domain.tenancy.services import Page
 from tests.unit.tenancy.world import NOW, World, refusal
 
@@ -307,3 +307,18 @@ async def test_preset_update_keeps_what_is_not_named(w: World) -> None:
     )
     assert await c.preset_delete(w.uow, w.root, p.id) == frac and p.id not in w.state.presets
     assert await refusal(c.preset_delete(w.uow, w.root, p.id)) == ("NOT_FOUND", "id", "preset not found")
+
+
+async def test_a_class_offering_s_models_are_updated_and_cleaned(w: World) -> None:
+    cls = await offering(w, "any-40GiB", vram_mib=40960, hourly_rate_micro=0, card_models=["A100"])
+    u = await c.offering_update(w.uow, w.root, cls.id, card_models=[" H100 ", "A100", "H100"])
+    assert u.card_class is not None and u.card_class.models == ("A100", "H100")
+    assert w.state.offerings[cls.id] == u
+    assert (await c.offering_update(w.uow, w.root, cls.id, card_models=[])).card_class == CardClass(())
+    assert await refusal(c.offering_update(w.uow, w.root, cls.id, card_models=["A100", " "])) == (
+        "INVALID_VALUE", "cardClass.models", "a model name cannot be empty",
+    )  # fmt: skip
+    one = await offering(w, "A100")
+    assert await refusal(c.offering_update(w.uow, w.root, one.id, card_models=["H100"])) == (
+        "INVALID_VALUE", "cardClass", "only a class of cards names models: this offering is one card model",
+    )  # fmt: skip
