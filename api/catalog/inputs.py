@@ -40,6 +40,11 @@ class OfferingUpdateInput:
     hourly_rate_micro: BigInt | None = None
     description: str | None = None
     enabled: bool | None = None
+    card_class: CardClassInput | None = strawberry.field(
+        default=None,
+        description="For a class of cards, the models it may use from now on (empty: any model with at least "
+        "its vramMib); refused for an offering of one model.",
+    )
 
 
 @strawberry.input

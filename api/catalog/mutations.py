@@ -131,6 +131,7 @@ class CatalogMutation:
                 hourly_rate_micro=input.hourly_rate_micro,
                 description=input.description,
                 enabled=input.enabled,
+                card_models=None if input.card_class is None else input.card_class.models,
             ),
             _offering_target,
             _offering,

@@ -98,16 +98,13 @@ async def offering_create(
     rn = errors.check(_check_resource_name, resource_name)
     card_class: CardClass | None = None
     if card_models is not None:
-        models = tuple(dict.fromkeys(m.strip() for m in card_models))
-        if any(not m for m in models):
-            errors.add(InvalidValueError("cardClass.models", "a model name cannot be empty"))
+        card_class = _card_class(errors, card_models)
         if hourly_rate_micro != 0:
             errors.add(
                 InvalidValueError(
                     "hourlyRate", "a class of cards is billed at the rate of the card it is placed on: give 0"
                 )
             )
-        card_class = CardClass(tuple(sorted(models)))
     errors.raise_if_any()
     assert v and n and cuda and rn
     if await uow.catalog.offering_name_taken(n):
@@ -130,6 +127,14 @@ async def offering_create(
     return offering
 
 
+def _card_class(errors: ErrorCollector, card_models: Sequence[str]) -> CardClass:
+    """The class naming these models (trimmed, each once, sorted; empty: any model)."""
+    models = tuple(dict.fromkeys(m.strip() for m in card_models))
+    if any(not m for m in models):
+        errors.add(InvalidValueError("cardClass.models", "a model name cannot be empty"))
+    return CardClass(tuple(sorted(models)))
+
+
 async def offering_members(uow: UnitOfWork, actor: Actor, offering: Offering) -> list[Offering]:
     """The enabled single-model offerings a class offering may be placed on (empty for a
     single-model offering)."""
@@ -149,10 +154,20 @@ async def offering_update(
     hourly_rate_micro: int | None = None,
     description: str | None = None,
     enabled: bool | None = None,
+    card_models: Sequence[str] | None = None,
 ) -> Offering:
+    """Changes what is named; `card_models` replaces the models of a class of cards (empty:
+    any model with the class's VRAM) and is refused for a single-model offering."""
     access.require_super_admin(actor)
     o = await offering_get(uow, actor, offering_id)
     errors = ErrorCollector()
+    if card_models is not None:
+        if o.card_class is None:
+            errors.add(
+                InvalidValueError("cardClass", "only a class of cards names models: this offering is one card model")
+            )
+        else:
+            o = replace(o, card_class=_card_class(errors, card_models))
     if name is not None:
         n = errors.check(clean_name, name, "name")
         if n:

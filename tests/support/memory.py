@@ -327,6 +327,7 @@ class InMemoryCatalog:
                 hourly_rate_micro=offering.hourly_rate_micro,
                 description=offering.description,
                 enabled=offering.enabled,
+                card_class=offering.card_class,
             )
 
     async def delete_offering(self, offering_id: UUID) -> None:

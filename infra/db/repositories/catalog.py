@@ -139,6 +139,7 @@ class SqlCatalogRepository:
                 hourly_rate_micro=o.hourly_rate_micro,
                 description=o.description,
                 enabled=o.enabled,
+                card_class=_card_class(o),
             )
         )
 

@@ -1542,6 +1542,8 @@ export type OfferingPayload = {
 };
 
 export type OfferingUpdateInput = {
+  /** For a class of cards, the models it may use from now on (empty: any model with at least its vramMib); refused for an offering of one model. */
+  cardClass?: InputMaybe<CardClassInput>;
   description?: InputMaybe<Scalars['String']['input']>;
   enabled?: InputMaybe<Scalars['Boolean']['input']>;
   hourlyRateMicro?: InputMaybe<Scalars['BigInt']['input']>;
