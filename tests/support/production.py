@@ -192,9 +192,21 @@ class Production:
     operator: Proc
     control_plane_kubeconfig: Path
     procs: list[Proc] = field(default_factory=list)
+    tmp: Path = Path()
 
     def logs(self) -> str:
         return "\n".join(f"===== {p.name}\n{p.tail(3000)}" for p in self.procs)
+
+    async def restart_replica(self, i: int, *, without: tuple[str, ...] = ()) -> Proc:
+        """Start replica `i` again (after it died) with the same command, less the env `without`."""
+        old = self.replicas[i]
+        old.stop()
+        env = {k: v for k, v in old.env.items() if k not in without}
+        new = Proc(old.name, old.args, env, old.log)
+        self.procs[self.procs.index(old)] = new
+        self.replicas[i] = new
+        await _ready(new, self.urls[i], 180)
+        return new
 
 
 async def _ready(proc: Proc, url: str, within: float) -> None:
@@ -216,7 +228,9 @@ async def production(
     redis_url: str,
     nodes: list[dict[str, Any]],
     job_periods: str,
+    settings: dict[str, str] | None = None,
     operator_env: dict[str, str] | None = None,
+    replica_env: tuple[dict[str, str], dict[str, str]] = ({}, {}),
 ) -> AsyncIterator[Production]:
     """Start the shape; the cluster is not registered yet (see `register`)."""
     api = KubeApiServer()
@@ -244,6 +258,7 @@ async def production(
             "GSHARE_WORKER_NAMESPACE": f"gshare-{cluster_id}",
             "GSHARE_LOG_LEVEL": "info",
             "PYTHONUNBUFFERED": "1",
+            **(settings or {}),
         }
         # the operator calls back to replica A, as it would to the load balancer's address
         shape = chart_processes(
@@ -262,7 +277,8 @@ async def production(
         api.authorizer = manifest_authorizer([rbac_file])
 
         for name, (args, env) in zip(("serve-a", "serve-b"), shape.serve, strict=True):
-            procs.append(Proc(name, [sys.executable, "-m", "cli", *args], env, tmp / f"{name}.log"))
+            extra = replica_env[len(procs)]
+            procs.append(Proc(name, [sys.executable, "-m", "cli", *args], {**env, **extra}, tmp / f"{name}.log"))
         worker = Proc("worker", [sys.executable, "-m", "cli", *shape.worker[0]], shape.worker[1], tmp / "worker.log")
         procs.append(worker)
         await asyncio.gather(*(_ready(p, u, 180) for p, u in zip(procs[:2], urls, strict=True)))
@@ -271,7 +287,7 @@ async def production(
             "operator", [sys.executable, "-m", "cli", *shape.operator[0]], shape.operator[1], tmp / "operator.log"
         )
         procs.append(operator)
-        yield Production(api, cluster_id, key, urls, procs[:2], worker, operator, cp_kubeconfig, procs)
+        yield Production(api, cluster_id, key, urls, procs[:2], worker, operator, cp_kubeconfig, procs, tmp)
     finally:
         for p in reversed(procs):
             p.stop()
