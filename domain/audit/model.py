@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -53,6 +54,10 @@ class AuditVisibility:
 
 class AuditRepository(Protocol):
     async def append(self, entry: AuditEntry) -> None: ...
+
+    async def append_many(self, entries: Sequence[AuditEntry]) -> None:
+        """Entries in one statement (a batch of admissions)."""
+        ...
 
     async def query(
         self, visibility: AuditVisibility, flt: AuditFilter, offset: int, limit: int

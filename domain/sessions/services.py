@@ -889,10 +889,11 @@ async def _decide_together(
         payers = sorted({i.resolved.session.owner_id for i in batch if i.resolved.session.gpu is not None})
         wallets = dict(await uow.holds.lock_wallets(payers)) if payers else {}
         holds: list[HoldRequest] = []
+        rows = _NewRows()
         for item in batch:
             effects = _Effects()
             try:
-                s, hold = await _decide(svc, uow, state, wallets, item, effects)
+                s, hold = await _decide(svc, uow, state, wallets, item, effects, rows)
             except AdmissionRefused as exc:
                 outcomes.append(exc)
                 continue
@@ -902,16 +903,19 @@ async def _decide_together(
         decided = [(item, o) for item, o in zip(batch, outcomes, strict=True) if not isinstance(o, BaseException)]
         if not decided:
             return outcomes  # every one refused: nothing changed, nothing to commit
+        await rows.write(uow)
         await uow.holds.add(holds)
         await uow.capacity.save(state)
         uow.publish_after_commit(CAPACITY_TOPIC, {"reason": "placement"})
         uow.publish_after_commit(QUEUE_TOPIC, {"reason": "placement"})
+        entries = []
         for item, (s, _) in decided:
             for w in item.resolved.warnings:
                 await _notify(svc, uow, s.owner_id, "budget_warning", w, s.id)
             _publish_session(uow, s)
             if item.audit is not None:
-                await uow.audit.append(item.audit(s))
+                entries.append(item.audit(s))
+        await uow.audit.append_many(entries)
         for user_id in sorted({h.user_id for h in holds}):  # as the ledger announces its holds
             uow.publish_after_commit(wallet_topic(user_id), {"userId": str(user_id)})
         await uow.commit()
@@ -921,6 +925,19 @@ async def _decide_together(
     return outcomes
 
 
+@dataclass
+class _NewRows:
+    """The batch's new session rows, written together: before anything reads sessions in the
+    transaction (a policy limit's usage, a drain's re-admission), and at the end."""
+
+    sessions: list[Session] = field(default_factory=list)
+
+    async def write(self, uow: SessionsUnitOfWork) -> None:
+        if self.sessions:
+            await uow.sessions.add_many(self.sessions)
+            self.sessions = []
+
+
 async def _decide(
     svc: SessionServices,
     uow: SessionsUnitOfWork,
@@ -928,6 +945,7 @@ async def _decide(
     wallets: dict[UUID, Balance],
     item: _Admission,
     effects: _Effects,
+    rows: _NewRows,
 ) -> tuple[Session, HoldRequest | None]:
     """Steps 6 and 7 (step 4 re-checked with fresh numbers) for one admission of a batch,
     under the capacity lock; nothing is written or changed for a refused one."""
@@ -941,6 +959,7 @@ async def _decide(
         except DomainError as exc:
             raise _refuse(6, exc) from exc
     if s.kind is not SessionKind.JOB and resolved.policy.limits:
+        await rows.write(uow)  # the usage counts those decided before it
         try:
             await _check_limits(uow, resolved.policy, resolved.request)
         except DomainError as exc:
@@ -976,8 +995,10 @@ async def _decide(
     else:  # queued: holds nothing while it waits (step 6 proved the wallet could pay)
         reason = _waiting_reason(state.scheduler, request)
         s = replace(s, state=S.QUEUED, queued_at=now, state_reason=reason)
-    await uow.sessions.add(s)
-    await _apply_admission_side_effects(svc, uow, state, admission.preempted, admission.also_admitted, effects)
+    rows.sessions.append(s)
+    if admission.preempted or admission.also_admitted:  # they read and change sessions, maybe of this batch
+        await rows.write(uow)
+        await _apply_admission_side_effects(svc, uow, state, admission.preempted, admission.also_admitted, effects)
     return s, hold
 
 

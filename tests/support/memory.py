@@ -558,6 +558,9 @@ class InMemoryAudit:
     async def append(self, entry: Any) -> None:
         self.st.audit.append(entry)
 
+    async def append_many(self, entries: Any) -> None:
+        self.st.audit.extend(entries)
+
     async def query(self, visibility: Any, flt: Any, offset: int, limit: int) -> tuple[list[Any], int]:
         rows = list(reversed(self.st.audit))
         return rows[offset : offset + limit], len(rows)

@@ -66,6 +66,10 @@ class InMemorySessions:
     def __init__(self, state: SessionsState) -> None:
         self.st = state
 
+    async def add_many(self, sessions: Sequence[Session]) -> None:
+        for session in sessions:
+            await self.add(session)
+
     async def add(self, session: Session) -> None:
         assert session.id not in self.st.sessions
         self.st.sessions[session.id] = session

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from uuid import UUID
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, insert, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domain.audit.model import AuditEntry, AuditFilter, AuditVisibility
@@ -31,9 +32,36 @@ def _entry(r: AuditEntryRow) -> AuditEntry:
     )
 
 
+def _row(e: AuditEntry) -> dict[str, object]:
+    return {
+        "id": e.id,
+        "at": e.at,
+        "actor_user_id": e.actor_user_id,
+        "actor_username": e.actor_username,
+        "operation": e.operation,
+        "target_type": e.target_type,
+        "target_id": e.target_id,
+        "success": e.success,
+        "result_code": e.result_code,
+        "duration_ms": e.duration_ms,
+        "organization_id": e.organization_id,
+        "group_id": e.group_id,
+        "request_id": e.request_id,
+        "client_ip": e.client_ip,
+        "details": e.details,
+    }
+
+
+_INSERT = insert(AuditEntryRow.__table__)
+
+
 class SqlAuditRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.s = session
+
+    async def append_many(self, entries: Sequence[AuditEntry]) -> None:
+        if entries:
+            await self.s.execute(_INSERT, [_row(e) for e in entries])
 
     async def append(self, e: AuditEntry) -> None:
         self.s.add(

@@ -74,6 +74,17 @@ class _Taken:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+_NEW_PLACEMENT = insert(PlacementRow)
+_UPSERT_PLACEMENT = _NEW_PLACEMENT.on_conflict_do_update(
+    index_elements=["workload_id"],
+    set_={
+        "cluster_id": _NEW_PLACEMENT.excluded.cluster_id,
+        "node_id": _NEW_PLACEMENT.excluded.node_id,
+        "data": _NEW_PLACEMENT.excluded.data,
+    },
+)
+
+
 class SqlCapacityStore:
     def __init__(self, session: AsyncSession, cache: CapacityCache) -> None:
         self.s = session
@@ -176,20 +187,18 @@ class SqlCapacityStore:
             state.forgotten.clear()
         if gone:
             await self.s.execute(delete(PlacementRow).where(PlacementRow.workload_id.in_(gone)))
-        for wid, data in changed.items():
-            placement = data["placement"]
-            stmt = insert(PlacementRow).values(
-                workload_id=wid, cluster_id=placement["cluster_id"], node_id=placement["node_id"], data=data
-            )
+        if changed:  # one statement for a batch of admissions (issue 19)
             await self.s.execute(
-                stmt.on_conflict_do_update(
-                    index_elements=["workload_id"],
-                    set_={
-                        "cluster_id": stmt.excluded.cluster_id,
-                        "node_id": stmt.excluded.node_id,
-                        "data": stmt.excluded.data,
-                    },
-                )
+                _UPSERT_PLACEMENT,
+                [
+                    {
+                        "workload_id": wid,
+                        "cluster_id": data["placement"]["cluster_id"],
+                        "node_id": data["placement"]["node_id"],
+                        "data": data,
+                    }
+                    for wid, data in changed.items()
+                ],
             )
         now_queue = {e.workload_id: e for e in state.queue.entries()}
         left = [w for w in taken.queue if w not in now_queue]

@@ -225,6 +225,14 @@ class SqlSessionRepository:
         await self.s.execute(_INSERT, {"id": session.id, **values})
         self._known[session.id] = values
 
+    async def add_many(self, sessions: Sequence[Session]) -> None:
+        if not sessions:
+            return
+        rows = [{"id": s.id, **_values(s)} for s in sessions]
+        await self.s.execute(_INSERT, rows)
+        for row in rows:
+            self._known[row["id"]] = {k: v for k, v in row.items() if k != "id"}
+
     def _read(self, r: Any) -> Session:
         s = _session(r)
         self._known[s.id] = _values(s)
