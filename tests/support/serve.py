@@ -10,7 +10,8 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,3 +92,26 @@ def gshare_serve(tmp: Path, *, env: dict[str, str] | None = None, timeout: float
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+@contextmanager
+def gshare_serve_together(
+    dirs: list[Path], *, env: dict[str, str] | None = None, timeout: float = 90
+) -> Iterator[list[Served]]:
+    """Several `gshare serve` processes started at once (their start-ups overlap), each in its
+    own directory; all are stopped on exit."""
+    with ExitStack() as stack:
+        managers = [gshare_serve(d, env=env, timeout=timeout) for d in dirs]
+        with ThreadPoolExecutor(len(managers)) as pool:
+            futures = [pool.submit(m.__enter__) for m in managers]
+            served: list[Served] = []
+            errors: list[BaseException] = []
+            for manager, future in zip(managers, futures, strict=True):
+                try:
+                    served.append(future.result())
+                    stack.push(manager.__exit__)
+                except BaseException as exc:  # the others are stopped by the stack
+                    errors.append(exc)
+        if errors:
+            raise errors[0]
+        yield served
