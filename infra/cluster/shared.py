@@ -34,9 +34,9 @@ from dataclasses import replace
 from typing import Any, cast
 from uuid import UUID
 
-from sqlalchemy import Table, delete, select, text, update
-from sqlalchemy.dialects.postgresql import insert
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy import Table, bindparam, delete, func, select, text, update
+from sqlalchemy.dialects.postgresql import JSONB, insert
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from domain.common.clock import Clock, SystemClock
 from domain.inventory.model import Inventory, Placement
@@ -184,6 +184,9 @@ class SharedSimulatedCluster:
             tuple(c for c in inventory.clusters if c.id == self._cluster_id), inventory.nodes_of(self._cluster_id)
         )
         self.sim: SimulatedCluster | None = None  # the engine, while this process hosts
+        # the lock's connection, of an engine of its own: the host's polls and lease checks run
+        # on it (under `_lock`), apart from the requests' pool
+        self._own: AsyncEngine | None = None
         self._lease: AsyncConnection | None = None
         self._lock = asyncio.Lock()
         self._asked = 0  # reconcile passes asked for / done (a pass covers every ask before it)
@@ -205,24 +208,31 @@ class SharedSimulatedCluster:
 
     async def apply(self, spec: WorkloadSpec) -> None:
         data = spec_to_json(replace(spec, pull_secret=None))
-        stmt = insert(W).values(
-            cluster_id=self._cluster_id,
-            session_id=spec.session_id,
-            spec=data,
-            desired=RUN,
-            generation=1,
-            observed=0,
-            log=[],
-        )
-        running = [WorkloadPhase.SCHEDULED.value, WorkloadPhase.STARTING.value, WorkloadPhase.RUNNING.value]
-        stmt = stmt.on_conflict_do_update(
-            index_elements=[W.c.cluster_id, W.c.session_id],
-            set_={"spec": stmt.excluded.spec, "desired": RUN, "generation": W.c.generation + 1},
-            # applied already and not ended: as a Kubernetes apply of the same spec, nothing to do
-            where=~((W.c.desired == RUN) & (W.c.phase.is_(None) | W.c.phase.in_(running))),
-        )
-        async with self._db.begin() as conn:
-            await conn.execute(stmt)
+        async with self._direct() as sim:
+            stmt = insert(W).values(
+                cluster_id=self._cluster_id,
+                session_id=spec.session_id,
+                spec=data,
+                desired=RUN,
+                generation=1,
+                observed=1 if sim is not None else 0,
+                log=[],
+            )
+            running = [WorkloadPhase.SCHEDULED.value, WorkloadPhase.STARTING.value, WorkloadPhase.RUNNING.value]
+            bumped: dict[str, Any] = {"spec": stmt.excluded.spec, "desired": RUN, "generation": W.c.generation + 1}
+            if sim is not None:
+                bumped["observed"] = W.c.generation + 1
+            stmt = stmt.on_conflict_do_update(
+                index_elements=[W.c.cluster_id, W.c.session_id],
+                set_=bumped,
+                # applied already and not ended: as a Kubernetes apply of the same spec, nothing to do
+                where=~((W.c.desired == RUN) & (W.c.phase.is_(None) | W.c.phase.in_(running))),
+            )
+            async with self._db.begin() as conn:
+                await conn.execute(stmt)
+            if sim is not None:
+                await sim.apply(spec)  # idempotent: an unchanged row's pod runs already
+                return
         await self._wake()
 
     async def pause(self, session_id: UUID) -> None:
@@ -230,6 +240,18 @@ class SharedSimulatedCluster:
 
     async def delete(self, session_id: UUID) -> None:
         await self._want(session_id, DELETE, W.c.desired != DELETE)
+
+    @contextlib.asynccontextmanager
+    async def _direct(self) -> AsyncIterator[SimulatedCluster | None]:
+        """The engine, when this process hosts and may act at once: the request's row is then
+        written as observed and the engine acts before the call returns, under the lock passes
+        take (a host dying in between leaves a row its successor's takeover acts on). None from
+        a report's writing (its effects must not wait for the lock) and in other processes."""
+        if self.sim is None or _writing.get():
+            yield None
+            return
+        async with self._lock:
+            yield self.sim
 
     async def read_inventory(self) -> Inventory:
         return self._inventory
@@ -314,6 +336,9 @@ class SharedSimulatedCluster:
                 await self._task
             self._task = None
         await self._step_down()
+        own, self._own = self._own, None
+        if own is not None:
+            await own.dispose()
 
     async def _run(self) -> None:
         while True:
@@ -349,7 +374,9 @@ class SharedSimulatedCluster:
             self._kick.set()
 
     async def _try_to_host(self) -> None:
-        conn = await self._db.connect()
+        if self._own is None:
+            self._own = create_async_engine(self._db.url, pool_size=1, max_overflow=0)
+        conn = await self._own.connect()
         try:
             got = bool(
                 (
@@ -376,9 +403,10 @@ class SharedSimulatedCluster:
 
     async def _check_lease(self) -> None:
         """A lost lease connection lost the lock with it: another process may host now."""
-        assert self._lease is not None
-        await self._lease.execute(text("SELECT 1"))
-        await self._lease.commit()
+        async with self._lock:
+            assert self._lease is not None
+            await self._lease.execute(text("SELECT 1"))
+            await self._lease.commit()
 
     async def _step_down(self) -> None:
         sim, self.sim = self.sim, None
@@ -402,8 +430,10 @@ class SharedSimulatedCluster:
         await self._reconcile()
 
     async def _adopt(self, sim: SimulatedCluster) -> None:
-        async with self._db.connect() as conn:
-            rows = (await conn.execute(select(W).where(W.c.cluster_id == self._cluster_id))).all()
+        conn = self._lease
+        assert conn is not None
+        rows = (await conn.execute(select(W).where(W.c.cluster_id == self._cluster_id))).all()
+        await conn.commit()
         gone: list[UUID] = []
         for row in rows:
             spec = spec_from_json(row.spec)
@@ -422,12 +452,16 @@ class SharedSimulatedCluster:
                 if row.desired == DELETE:
                     gone.append(spec.session_id)
         if gone:
-            async with self._db.begin() as conn:
-                await conn.execute(delete(W).where(W.c.cluster_id == self._cluster_id, W.c.session_id.in_(gone)))
+            await conn.execute(delete(W).where(W.c.cluster_id == self._cluster_id, W.c.session_id.in_(gone)))
+            await conn.commit()
 
     async def _wake(self) -> None:
+        """The request is in its row: have the host act on it (here, or through the bus)."""
         if self.sim is not None:
-            await self._reconcile()
+            try:
+                await self._reconcile()
+            except Exception:  # the host's loop retries the pass
+                log.exception("the simulated cluster %s: a pass failed", self._cluster_id)
         else:
             try:
                 await self._events.publish(wake_topic(self._cluster_id), {})
@@ -437,12 +471,24 @@ class SharedSimulatedCluster:
                 )
 
     async def _want(self, session_id: UUID, desired: str, unless_done: Any) -> None:
-        async with self._db.begin() as conn:
-            await conn.execute(
-                update(W)
-                .where(W.c.cluster_id == self._cluster_id, W.c.session_id == session_id, unless_done)
-                .values(desired=desired, generation=W.c.generation + 1)
-            )
+        async with self._direct() as sim:
+            bumped: dict[str, Any] = {"desired": desired, "generation": W.c.generation + 1}
+            if sim is not None:
+                bumped["observed"] = W.c.generation + 1
+            where = (W.c.cluster_id == self._cluster_id, W.c.session_id == session_id)
+            async with self._db.begin() as conn:
+                generation = (
+                    await conn.execute(update(W).where(*where, unless_done).values(**bumped).returning(W.c.generation))
+                ).scalar()
+            if sim is not None:
+                if generation is not None:
+                    if desired == PAUSE:
+                        await sim.pause(session_id)
+                    else:
+                        await sim.delete(session_id)
+                        async with self._db.begin() as conn:
+                            await conn.execute(delete(W).where(*where, W.c.generation == generation))
+                return
         await self._wake()
 
     async def _reconcile(self) -> None:
@@ -462,14 +508,16 @@ class SharedSimulatedCluster:
                 self._done = upto
 
     async def _pass(self, sim: SimulatedCluster) -> None:
-        async with self._db.connect() as conn:
-            rows = (
-                await conn.execute(
-                    select(W.c.session_id, W.c.spec, W.c.desired, W.c.generation).where(
-                        W.c.cluster_id == self._cluster_id, W.c.observed < W.c.generation
-                    )
+        conn = self._lease
+        assert conn is not None
+        rows = (
+            await conn.execute(
+                select(W.c.session_id, W.c.spec, W.c.desired, W.c.generation).where(
+                    W.c.cluster_id == self._cluster_id, W.c.observed < W.c.generation
                 )
-            ).all()
+            )
+        ).all()
+        await conn.commit()
         for row in rows:
             if row.desired == RUN:
                 await sim.apply(spec_from_json(row.spec))
@@ -478,17 +526,17 @@ class SharedSimulatedCluster:
             else:
                 await sim.delete(row.session_id)
         if rows:
-            async with self._db.begin() as conn:
-                for row in rows:
-                    where = (
-                        W.c.cluster_id == self._cluster_id,
-                        W.c.session_id == row.session_id,
-                        W.c.generation == row.generation,
-                    )
-                    if row.desired == DELETE:
-                        await conn.execute(delete(W).where(*where))
-                    else:
-                        await conn.execute(update(W).where(*where).values(observed=row.generation))
+            for row in rows:
+                where = (
+                    W.c.cluster_id == self._cluster_id,
+                    W.c.session_id == row.session_id,
+                    W.c.generation == row.generation,
+                )
+                if row.desired == DELETE:
+                    await conn.execute(delete(W).where(*where))
+                else:
+                    await conn.execute(update(W).where(*where).values(observed=row.generation))
+            await conn.commit()
 
     async def _report(self, report: StatusReport) -> None:
         """The engine's reports, batched: recorded in the pods' rows, then handed to the core."""
@@ -515,22 +563,40 @@ class SharedSimulatedCluster:
             await self._record(grown)
 
     async def _record(self, ids: Sequence[UUID], phase_of: dict[UUID, StatusReport] | None = None) -> None:
-        ids = list(dict.fromkeys(ids))
+        """One statement for every pod of a batch: its last phase and node reported, its log."""
         sim = self.sim
         if sim is None:
             return
+        rows = []
+        for sid in dict.fromkeys(ids):
+            pod = sim.pod(sid)
+            report = (phase_of or {}).get(sid)
+            if pod is None and report is None:
+                continue
+            if pod is not None:
+                self._logged[sid] = len(pod.log)
+            rows.append(
+                {
+                    "w_sid": sid,
+                    "w_phase": report.phase.value if report is not None else None,
+                    "w_node": report.node_id if report is not None else None,
+                    "w_log": pod.log[-LOG_LINES:] if pod is not None else None,
+                    "w_started": pod.started_at if pod is not None else None,
+                    "w_exit": pod.exit_code if pod is not None else None,
+                }
+            )
+        if not rows:
+            return
+        stmt = (
+            update(W)
+            .where(W.c.cluster_id == self._cluster_id, W.c.session_id == bindparam("w_sid", type_=W.c.session_id.type))
+            .values(
+                phase=func.coalesce(bindparam("w_phase", type_=W.c.phase.type), W.c.phase),
+                node_id=func.coalesce(bindparam("w_node", type_=W.c.node_id.type), W.c.node_id),
+                log=func.coalesce(bindparam("w_log", type_=JSONB(none_as_null=True)), W.c.log),
+                started_at=func.coalesce(bindparam("w_started", type_=W.c.started_at.type), W.c.started_at),
+                exit_code=func.coalesce(bindparam("w_exit", type_=W.c.exit_code.type), W.c.exit_code),
+            )
+        )
         async with self._db.begin() as conn:
-            for sid in ids:
-                pod = sim.pod(sid)
-                values: dict[str, Any] = {}
-                report = (phase_of or {}).get(sid)
-                if report is not None:
-                    values["phase"] = report.phase.value
-                    values["node_id"] = report.node_id
-                if pod is not None:
-                    values.update(log=pod.log[-LOG_LINES:], started_at=pod.started_at, exit_code=pod.exit_code)
-                    self._logged[sid] = len(pod.log)
-                if values:
-                    await conn.execute(
-                        update(W).where(W.c.cluster_id == self._cluster_id, W.c.session_id == sid).values(**values)
-                    )
+            await conn.execute(stmt, rows)

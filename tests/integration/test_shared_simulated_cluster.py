@@ -188,3 +188,16 @@ async def test_a_job_log_is_read_through_the_other_process(pair: tuple[SharedSim
 def test_the_spec_survives_its_row() -> None:
     s = spec(command=("python",), args=("train.py",), env={"A": "1"}, is_job=True, backoff_limit=2, disk_gib=5)
     assert spec_from_json(spec_to_json(s)) == s
+
+
+async def test_a_start_the_host_did_not_finish_is_finished_by_the_next(
+    pair: tuple[SharedSimulatedCluster, ...],
+) -> None:
+    a, b = pair
+    await a.start()
+    s = spec()
+    await a.apply(s)  # the host writes the row as acted on and starts the pod ...
+    await a.close()  # ... and is gone before it ran
+    assert P.RUNNING not in reports_of(a).phases(s.session_id)
+    await b.start()
+    await until(lambda: P.RUNNING in reports_of(b).phases(s.session_id))
