@@ -131,11 +131,14 @@ class RequestMix:
 
     def observe(self, kind: TaskType) -> bool:
         """Count one request of this type; True when the weights were refreshed."""
-        key = kind.gpu_key
+        return self.count(kind.gpu_key, kind.cpu, kind.mem)
+
+    def count(self, key: GpuKey, cpu_millicores: int, memory_mib: int) -> bool:
+        """`observe` of a type given by its GPU key, CPU and memory (no TaskType built)."""
         demands = self._demands.get(key)
         if demands is None:
             demands = self._demands[key] = Counter()
-        demands[(kind.cpu, kind.mem)] += 1
+        demands[(cpu_millicores, memory_mib)] += 1
         total = self.total = self.total + 1
         if (total & (total - 1) == 0 and total < self._refresh) or total % self._refresh == 0:
             counts = Counter({k: sum(d.values()) for k, d in self._demands.items()})

@@ -37,7 +37,6 @@ from domain.scheduling.fragmentation import (
     scarcity_step,
     share,
     slice_loss,
-    task_type,
     whole_loss,
     whole_usable,
 )
@@ -694,20 +693,18 @@ class FragmentationAware:
         self._masks: dict[tuple[int, int], int] = {}  # (free CPU, free memory) -> threshold mask
         self._margins: dict[int, tuple[int, int]] = {}  # class -> the CPU and memory its open points need
         self._sizes: dict[str, tuple[int, int]] = {}
-        self._last: tuple[GpuRequest, TaskType] | None = None
 
     # -- the mix ----------------------------------------------------------------------------
 
-    def _type(self, request: GpuRequest) -> TaskType:
-        last = self._last
-        if last is not None and last[0] is request:
-            return last[1]
-        kind = task_type(request)
-        self._last = (request, kind)
-        return kind
-
     def observe(self, request: GpuRequest) -> bool:
-        if not self._mix.observe(self._type(request)):
+        # the request's task type's GPU key, as `task_type` makes it (without building the type)
+        mode = request.mode
+        if mode is _FRACTION:
+            sizes = tuple([(o.model, o.vram_mib, o.cores) for o in request.options])
+        else:
+            sizes = tuple([(o.model, 0, 0) for o in request.options])
+        key = (mode, sizes, request.cards_wanted if mode is _EXCLUSIVE else 0)
+        if not self._mix.count(key, request.cpu_millicores, request.memory_mib):
             return False
         old = self._view.points
         self._view = MixView.of(self._mix.version, self._mix.weights)
