@@ -212,13 +212,37 @@ class Controller:
     async def _resync_loop(self) -> None:
         while True:
             await asyncio.sleep(self._resync)
+            await self.resync()
+
+    async def resync(self) -> None:
+        """Every session, and every session named by a child the operator labelled: a child
+        whose session is gone (an orphan, which no event may ever name again) is reconciled,
+        and so deleted, too."""
+        names: set[str] = set()
+        try:
+            listing = await self._custom.list_namespaced_custom_object(GROUP, VERSION, self.namespace, PLURAL)
+        except (TimeoutError, ApiException, OSError) as exc:
+            log.warning("resync list failed: %r", exc)
+        else:
+            names.update(item["metadata"]["name"] for item in listing.get("items", []))
+        selector = f"{LABEL_MANAGED_BY}={MANAGED_BY}"
+        for what, lister in (
+            ("pods", self._core.list_namespaced_pod),
+            ("services", self._core.list_namespaced_service),
+            ("ingresses", self._networking.list_namespaced_ingress),
+            ("secrets", self._core.list_namespaced_secret),
+        ):
             try:
-                listing = await self._custom.list_namespaced_custom_object(GROUP, VERSION, self.namespace, PLURAL)
+                children = await lister(self.namespace, label_selector=selector)
             except (TimeoutError, ApiException, OSError) as exc:
-                log.warning("resync list failed: %r", exc)
+                log.warning("resync list of %s failed: %r", what, exc)
                 continue
-            for item in listing.get("items", []):
-                self.enqueue(item["metadata"]["name"])
+            for child in children.items:
+                owner = (child.metadata.labels or {}).get(LABEL_SESSION)
+                if owner:
+                    names.add(owner)
+        for name in sorted(names):
+            self.enqueue(name)
 
     async def run(self) -> None:
         selector = f"{LABEL_MANAGED_BY}={MANAGED_BY}"

@@ -32,6 +32,9 @@ from gshare_operator.constants import (
     ANNOTATION_SPEC_HASH,
     FINALIZER,
     GROUP,
+    LABEL_MANAGED_BY,
+    LABEL_SESSION,
+    MANAGED_BY,
     PLURAL,
     VERSION,
 )
@@ -125,7 +128,7 @@ class SessionReconciler:
             cr = await self.custom.get_namespaced_custom_object(GROUP, VERSION, self.namespace, PLURAL, name)
         except ApiException as exc:
             if exc.status == 404:
-                return ReconcileResult()
+                return await self._remove_orphans(name)
             raise _api_failure(exc, f"reading session {name}") from exc
         if cr["metadata"].get("deletionTimestamp"):
             return await self._finalize(cr)
@@ -703,6 +706,39 @@ class SessionReconciler:
             if exc.status == 422:
                 raise TemporaryError("finalizers changed meanwhile") from exc
             raise _api_failure(exc, "removing the finalizer") from exc
+        return ReconcileResult()
+
+    async def _remove_orphans(self, name: str) -> ReconcileResult:
+        """The session is gone: children still labelled for it are orphans (their owner
+        reference was stripped, e.g. deleted with propagationPolicy=Orphan while no operator
+        ran, or never set by an older operator) and are deleted. Only objects this operator
+        labelled for this very session; a reconcile of the same name never runs twice at once,
+        so a session of that name created again meanwhile cannot lose a child made for it."""
+        removed = 0
+        for what, read, delete in self._children_ops(name):
+            try:
+                obj = await read()
+            except ApiException as exc:
+                if exc.status == 404:
+                    continue
+                raise _api_failure(exc, f"reading {what}") from exc
+            labels = obj.metadata.labels or {}
+            if labels.get(LABEL_SESSION) != name or labels.get(LABEL_MANAGED_BY) != MANAGED_BY:
+                continue
+            if obj.metadata.deletion_timestamp:
+                continue
+            log.warning("session %s is gone: deleting its orphaned %s", name, what)
+            try:
+                await delete(obj)
+            except ApiException as exc:
+                if exc.status not in (404, 409):
+                    raise _api_failure(exc, f"deleting orphaned {what}") from exc
+            removed += 1
+        if removed and self.ssh is not None:
+            try:
+                await self.ssh.release(self.namespace, name)
+            except ApiException as exc:
+                raise _api_failure(exc, "giving back the SSH port") from exc
         return ReconcileResult()
 
     def _finalizer_overdue(self, cr: JSON) -> bool:
