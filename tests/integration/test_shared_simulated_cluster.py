@@ -10,9 +10,11 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from pathlib import Path
 from uuid import UUID, uuid4
 
 import pytest
+import yaml
 
 from domain.inventory.ports import StatusReport, VolumeClaimSpec, WorkloadPhase, WorkloadSpec
 from infra.cluster.shared import SharedSimulatedCluster, spec_from_json, spec_to_json
@@ -201,3 +203,40 @@ async def test_a_start_the_host_did_not_finish_is_finished_by_the_next(
     assert P.RUNNING not in reports_of(a).phases(s.session_id)
     await b.start()
     await until(lambda: P.RUNNING in reports_of(b).phases(s.session_id))
+
+
+async def test_a_worker_holds_the_shared_cluster_too(database_url: str, cluster_id: str, tmp_path: Path) -> None:
+    """`gshare worker` (idle pauses, expiry, the queue drain) reaches the same cluster; before, a
+    worker held no adapter for the simulated cluster at all."""
+    from infra.bootstrap import build_container
+    from infra.runtime import ProcessKind, start_runtime
+    from infra.settings import Settings
+
+    inventory = tmp_path / "inventory.yaml"
+    inventory.write_text(
+        yaml.safe_dump(
+            {
+                "clusters": [{"id": cluster_id, "name": "shared", "placement_policy": "best-fit"}],
+                "nodes": [
+                    {
+                        "id": "n1",
+                        "cluster_id": cluster_id,
+                        "sharing_mode": "exclusive",
+                        "cpu_millicores": 8000,
+                        "memory_mib": 8192,
+                    }
+                ],
+            }
+        )
+    )
+    settings = Settings(database_url=database_url, demo=False, simulated_cluster=True, cluster_inventory=inventory)
+    c = build_container(settings, database_url)
+    try:
+        runtime = await start_runtime(c, ProcessKind.WORKER)
+        try:
+            port = c.clusters.get(cluster_id)
+            assert isinstance(port, SharedSimulatedCluster) and port.hosting
+        finally:
+            await runtime.aclose()
+    finally:
+        await c.aclose()
