@@ -25,6 +25,7 @@ from typing import Any
 
 USAGE = "subscription($id: ID!) { sessionUsage(sessionId: $id) { at cpuMillicores gpuUtilPercent } }"
 OPENING = 25  # sockets of one client process being opened at once
+DRAIN_SECONDS = 10.0  # after the window: its messages still on their way count (with their delay)
 TARGETS = {"p99_ms": 500.0, "kib_per_socket": 60.0, "subscribers_per_core": 5000.0}
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -41,11 +42,13 @@ def _rss_kib(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
-def _client(url: str, token: str, sid: str, sockets: int, ready: Any, go: Any, stop: Any, out: Any) -> None:
+def _client(url: str, token: str, sid: str, sockets: int, ready: Any, window: Any, done: Any, out: Any) -> None:
     """One client process: `sockets` WebSockets, one subscription each; the sample instant and
-    delay of every message received between `go` and `stop`. At most OPENING sockets are being
-    opened at a time (handshake to first message): the ramp follows the server's pace, so a
-    loaded machine slows the opening instead of timing sockets out."""
+    delay of every message whose sample was taken in the measured window (`window`: wall-clock
+    start and end, the end 0 while it lasts), received until `done` (a client behind keeps
+    reading after the window: its messages count when they arrive, with their delay). At most
+    OPENING sockets are being opened at a time (handshake to first message): the ramp follows
+    the server's pace, so a loaded machine slows the opening instead of timing sockets out."""
     import websockets
 
     failures: list[str] = []
@@ -62,7 +65,14 @@ def _client(url: str, token: str, sid: str, sockets: int, ready: Any, go: Any, s
 
     async def subscribed(i: int, delays: list[float], ats: list[float], opened: asyncio.Event, n: list[int]) -> None:
         async with opening:
-            ws = await websockets.connect(url, subprotocols=["graphql-transport-ws"], open_timeout=60, max_queue=None)
+            ws = await websockets.connect(
+                # no client keepalive: a client behind reads the pong behind its backlog and would close
+                url,
+                subprotocols=["graphql-transport-ws"],
+                open_timeout=60,
+                max_queue=None,
+                ping_interval=None,
+            )
             try:
                 await ws.send(json.dumps({"type": "connection_init", "payload": {"authorization": f"Bearer {token}"}}))
                 ack = json.loads(await asyncio.wait_for(ws.recv(), 60))
@@ -86,13 +96,15 @@ def _client(url: str, token: str, sid: str, sockets: int, ready: Any, go: Any, s
                 if msg.get("type") == "ping":
                     await ws.send(json.dumps({"type": "pong"}))
                     continue
-                if msg.get("type") != "next" or not go.is_set() or stop.is_set():
+                if msg.get("type") != "next" or not window[0]:
                     continue
                 samples = msg["payload"]["data"]["sessionUsage"]
-                for sample in samples:
-                    delays.append(received - datetime.fromisoformat(sample["at"]).timestamp())
-                if samples:
-                    ats.append(datetime.fromisoformat(samples[-1]["at"]).timestamp())
+                if len(samples) != 1:
+                    continue  # the first message (the current window), not a live one
+                at = datetime.fromisoformat(samples[0]["at"]).timestamp()
+                if at >= window[0] and (not window[1] or at <= window[1]):
+                    delays.append(received - at)
+                    ats.append(at)
 
     async def main() -> None:
         delays: list[float] = []
@@ -102,14 +114,19 @@ def _client(url: str, token: str, sid: str, sockets: int, ready: Any, go: Any, s
         tasks = [asyncio.create_task(one(i, delays, ats, opened, n)) for i in range(sockets)]
         await opened.wait()
         ready.put(sockets - len(failures))
-        while not stop.is_set():  # noqa: ASYNC110 - a multiprocessing.Event, not awaitable
+        while not done.is_set():  # noqa: ASYNC110 - a multiprocessing.Event, not awaitable
             await asyncio.sleep(0.1)
         out.put((ats, delays, failures))
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    asyncio.run(main())
+    try:
+        import uvloop  # the clients' own cost is not under test: the fastest loop there is
+
+        uvloop.run(main())
+    except ImportError:
+        asyncio.run(main())
 
 
 def _idle_cores(server_pid: int, seconds: float) -> float:
@@ -125,26 +142,27 @@ def _phase(
 ) -> dict[str, float]:
     ctx = mp.get_context("spawn")
     ready, out = ctx.Queue(), ctx.Queue()
-    go, stop = ctx.Event(), ctx.Event()
+    window, done = ctx.Array("d", [0.0, 0.0]), ctx.Event()
     per = [subscribers // processes + (1 if i < subscribers % processes else 0) for i in range(processes)]
     per = [p for p in per if p]
     rss_before = _rss_kib(server_pid)
-    procs = [ctx.Process(target=_client, args=(url, token, sid, n, ready, go, stop, out), daemon=True) for n in per]
+    procs = [ctx.Process(target=_client, args=(url, token, sid, n, ready, window, done, out), daemon=True) for n in per]
     for p in procs:
         p.start()
     opened = sum(ready.get(timeout=900) for _ in procs)
     time.sleep(2.0)  # settle
     rss_after = _rss_kib(server_pid)
-    cpu0, t0, wall0 = _cpu_seconds(server_pid), time.monotonic(), time.time()
-    go.set()
+    cpu0, t0 = _cpu_seconds(server_pid), time.monotonic()
+    window[0] = time.time()
     time.sleep(seconds)
-    stop.set()
-    cpu1, t1, wall1 = _cpu_seconds(server_pid), time.monotonic(), time.time()
+    window[1] = time.time()
+    cpu1, t1 = _cpu_seconds(server_pid), time.monotonic()
+    time.sleep(DRAIN_SECONDS)  # the window's last messages, and a client behind, arrive meanwhile
+    done.set()
     messages, delays, failed = 0, [], []
     for _ in procs:
         ats, ds, fs = out.get(timeout=120)
-        # the messages of samples taken in the window (a client behind may still read older ones)
-        messages += sum(1 for at in ats if wall0 <= at <= wall1)
+        messages += len(ats)
         delays.extend(ds)
         failed.extend(fs)
     if failed:
