@@ -77,6 +77,9 @@ async def _serve(settings: Settings) -> int:
             ws_max_size=settings.max_websocket_message_bytes,
             # permessage-deflate holds a compressor per socket (~100 KiB resident): off by default
             ws_per_message_deflate=settings.websocket_compression,
+            # uvicorn's sans-I/O websockets protocol (its future default): a send costs 0.024 ms of CPU
+            # against the legacy one's 0.042, and a socket ~7 KiB less (issue 15, subscriptions at scale)
+            ws="websockets-sansio",
         )
         server = uvicorn.Server(config)
         mode = "embedded PostgreSQL" if settings.embedded else "PostgreSQL"
