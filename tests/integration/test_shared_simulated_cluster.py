@@ -8,9 +8,11 @@ cluster again (a drain handing a session off) does not wait for itself."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 from uuid import UUID, uuid4
 
 import pytest
@@ -240,3 +242,49 @@ async def test_a_worker_holds_the_shared_cluster_too(database_url: str, cluster_
             await runtime.aclose()
     finally:
         await c.aclose()
+
+
+class BusAway(InProcessEventBus):
+    """Redis gone: nothing is announced, no subscription opens."""
+
+    async def publish(self, topic: str, payload: dict[str, object]) -> None:
+        raise ConnectionError("redis away")
+
+    def subscribe(self, *topics: str) -> Any:
+        raise ConnectionError("redis away")
+
+
+async def test_the_host_keeps_hosting_without_the_event_bus(
+    engine: object, cluster_id: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    inventory = inventory_from_data(
+        {
+            "clusters": [{"id": cluster_id, "name": "shared", "placement_policy": "best-fit"}],
+            "nodes": [
+                {
+                    "id": "n1",
+                    "cluster_id": cluster_id,
+                    "sharing_mode": "exclusive",
+                    "cpu_millicores": 8000,
+                    "memory_mib": 8192,
+                }
+            ],
+        }
+    )
+    a, b = (
+        SharedSimulatedCluster(engine, BusAway(), inventory, Reports(), poll=0.05, start_delay=0.05)  # type: ignore[arg-type]
+        for _ in range(2)
+    )
+    caplog.set_level(logging.INFO, logger="infra.cluster.shared")
+    try:
+        await a.start()
+        await b.start()
+        s = spec()
+        await b.apply(s)  # not announced: the host's poll finds it
+        await until(lambda: P.RUNNING in reports_of(a).phases(s.session_id))
+        await asyncio.sleep(0.5)
+        assert a.hosting and not b.hosting
+        assert sum("hosts the simulated cluster" in r.getMessage() for r in caplog.records) == 1  # no flapping
+    finally:
+        await a.close()
+        await b.close()
