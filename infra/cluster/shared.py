@@ -348,30 +348,47 @@ class SharedSimulatedCluster:
                     if self.sim is None:
                         await asyncio.sleep(self._poll)
                         continue
-                async with self._events.subscribe(wake_topic(self._cluster_id)) as wakes:
-                    listener = asyncio.create_task(self._listen(wakes))
-                    try:
-                        while self.sim is not None:
-                            self._kick.clear()
-                            await self._reconcile()
-                            await self._flush_logs()
-                            with contextlib.suppress(TimeoutError):
-                                await asyncio.wait_for(self._kick.wait(), self._poll)
-                            await self._check_lease()
-                    finally:
-                        listener.cancel()
-                        with contextlib.suppress(asyncio.CancelledError, Exception):
-                            await listener
+                listener = asyncio.create_task(self._listen())
+                try:
+                    await self._host()
+                finally:
+                    listener.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await listener
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("the simulated cluster %s: hosting failed; stepping down", self._cluster_id)
+                log.exception("the simulated cluster %s: the host's lock is lost; stepping down", self._cluster_id)
                 await self._step_down()
                 await asyncio.sleep(self._poll)
 
-    async def _listen(self, wakes: Any) -> None:
-        async for _ in wakes:
-            self._kick.set()
+    async def _host(self) -> None:
+        """Act on requests as they are announced and every `poll` seconds, while the lock holds
+        (a failed pass is retried; only a lost lock ends hosting)."""
+        while self.sim is not None:
+            self._kick.clear()
+            try:
+                await self._reconcile()
+                await self._flush_logs()
+            except Exception:
+                log.exception("the simulated cluster %s: a pass failed; retrying", self._cluster_id)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._kick.wait(), self._poll)
+            await self._check_lease()
+
+    async def _listen(self) -> None:
+        """Wake the host on every announced request; without the bus (Redis away) the poll
+        alone finds them."""
+        while True:
+            try:
+                async with self._events.subscribe(wake_topic(self._cluster_id)) as wakes:
+                    async for _ in wakes:
+                        self._kick.set()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("the simulated cluster %s: no wake-ups from the event bus; polling", self._cluster_id)
+                await asyncio.sleep(max(self._poll, 5.0))
 
     async def _try_to_host(self) -> None:
         if self._own is None:
