@@ -191,3 +191,35 @@ def test_the_catalog_names_each_job_once_with_its_cadence() -> None:
         "tenancy.purge_login_sessions": (3600, 120),
     }
     assert BY_NAME["sessions.drain_queue"].description == "Admit queued sessions that fit now."
+
+
+def test_periods_are_exact_integer_seconds_even_centuries_ahead() -> None:
+    # seconds since the epoch as a float lose the microseconds past 2^33 s (year 2242)
+    boundary = datetime(9000, 1, 1, tzinfo=UTC)
+    just_before = Every(60).period_at(boundary - timedelta(microseconds=1))
+    assert just_before == Period(boundary - timedelta(minutes=1), boundary)
+    assert Every(60).period_at(boundary).start == boundary
+
+
+def test_a_job_name_needs_a_letter_or_digit() -> None:
+    for bad in (".", "...", "_", "__", "._."):
+        with pytest.raises(ValueError, match=r"^job names are dotted identifiers: "):
+            JobDefinition(bad, Every(60))
+
+
+async def test_a_busy_job_and_a_member_asking_for_statuses_are_refused_in_words() -> None:
+    from domain.common.errors import DomainError
+    from domain.operations.services import JobBusy
+
+    runs, clock = InMemoryJobRuns(), FrozenClock(T0)
+    job = JobDefinition("test.minutely", Every(60))
+    runs.busy.add(job.name)
+
+    async def work() -> str:
+        return "never"
+
+    with pytest.raises(JobBusy, match=r"^test\.minutely is running in another process$"):
+        await run_period(runs, clock, job, Every(60).period_at(T0), work)
+    with pytest.raises(DomainError) as err:
+        await job_statuses(Actor(user_id=uuid.uuid4(), username="m"), runs, clock, [job])
+    assert err.value.message == "only a super_admin may see background jobs"
