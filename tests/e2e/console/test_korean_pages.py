@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -135,6 +136,25 @@ def english_words(texts: list[str], names: set[str]) -> dict[str, str]:
     return found
 
 
+def settle(page: Any, busy: set[Any], quiet_ms: int = 400, timeout_s: float = 30) -> None:
+    """Until the page has loaded its lazy code and its queries: no request in flight and no
+    loader shown for `quiet_ms`."""
+    deadline = time.monotonic() + timeout_s
+    quiet_since: float | None = None
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        loading = page.evaluate(
+            "() => [...document.querySelectorAll('.mantine-Loader-root')].some((l) => l.getClientRects().length)"
+        )
+        if busy or loading:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = time.monotonic()
+        elif (time.monotonic() - quiet_since) * 1000 >= quiet_ms:
+            return
+    raise AssertionError(f"{page.url} did not settle: {len(busy)} request(s) in flight")
+
+
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Served]:
     ensure_console_built()
@@ -194,12 +214,22 @@ def test_every_page_in_korean_with_no_english_word_and_no_cut_badge(
 
         ws.on("framereceived", frame)
 
+    busy: set[Any] = set()  # requests in flight (a hash route's change is no navigation to wait for)
+    page.on("request", lambda r: busy.add(r))
+    page.on("requestfinished", lambda r: busy.discard(r))
+    page.on("requestfailed", lambda r: busy.discard(r))
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("response", take)
     page.on("websocket", frames)
     page.goto(fresh.url + "/")
     english: dict[str, Any] = {}
     page.get_by_label("사용자 이름", exact=True).wait_for()
+    # a refusal, said in Korean from its code (the server's message is English)
+    page.get_by_label("사용자 이름", exact=True).fill("admin")
+    page.get_by_label("비밀번호", exact=True).fill("not-the-password")
+    page.get_by_role("button", name="로그인", exact=True).click()
+    page.get_by_text("사용자 이름 또는 비밀번호가 틀렸습니다").wait_for()
+    page.screenshot(path=str(screenshots / "ko-sign-in-refused.png"), full_page=True)
     sign_in_words = english_words(page.evaluate(SHOWN_TEXT), names)
     if sign_in_words:
         english["(sign-in)"] = sign_in_words
@@ -213,8 +243,7 @@ def test_every_page_in_korean_with_no_english_word_and_no_cut_badge(
     for path, name in PAGES:
         path = path.format(**ids)
         page.goto(f"{fresh.url}/#{path}")
-        page.wait_for_load_state("networkidle")
-        page.wait_for_timeout(500)  # lazy pages and their first query
+        settle(page, busy)
         page.screenshot(path=str(screenshots / f"ko-{name}.png"), full_page=True)
         found = page.evaluate(CUT_BADGES)
         if found:
@@ -222,6 +251,13 @@ def test_every_page_in_korean_with_no_english_word_and_no_cut_badge(
         shown = english_words(page.evaluate(SHOWN_TEXT), names)
         if shown:
             english[path] = shown
+        if path == "/admin/usage":  # opens on the demo's organisation, not the empty default one
+            assert page.get_by_role("heading", name=re.compile("^Demo University:")).count() == 1
+        if path == "/admin/clusters":
+            text = page.inner_text("main")
+            assert not re.search(r"MiB ?/ ?\d[\d.]* GiB", text), "mixed units in one quantity"
+            modes = page.eval_on_selector_all("[data-mode]", "els => els.map((e) => e.textContent)")
+            assert "MIG" in modes, modes  # the MIG node is not labelled exclusive
     report = json.dumps(english, ensure_ascii=False, indent=1)
     (screenshots / "ko-english-words.json").write_text(report)  # beside the screenshots
     assert english == {}, report
