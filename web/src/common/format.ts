@@ -43,6 +43,12 @@ export function formatMib(mib: number): string {
   return mib >= 1024 ? `${+(mib / 1024).toFixed(1)} GiB` : `${mib} MiB`;
 }
 
+/** "used / total" in the total's unit: "0 / 256 GiB", "20 / 80 GiB", "512 / 768 MiB". */
+export function formatMibOf(used: number, total: number): string {
+  if (total >= 1024) return `${+(used / 1024).toFixed(1)} / ${+(total / 1024).toFixed(1)} GiB`;
+  return `${used} / ${total} MiB`;
+}
+
 /** A quantity in a unit by the platform's `Intl` unit formats: "12 ms" / "12밀리초", "1 min" / "1분". */
 export function formatUnit(value: number, unit: "millisecond" | "second" | "minute" | "hour" | "day", language: Language): string {
   return new Intl.NumberFormat(locale(language), { style: "unit", unit, unitDisplay: language === "ko" ? "long" : "short" }).format(value);

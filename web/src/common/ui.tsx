@@ -20,6 +20,12 @@ export function PageHeader({ title, actions, description }: { title: string; act
   );
 }
 
+/** No content yet: `{r.data && …}` is false and `{rows.map(…)}` an empty list before the data. */
+function nothing(children: ReactNode): boolean {
+  if (Array.isArray(children)) return children.every(nothing);
+  return children === null || children === undefined || children === false || children === "";
+}
+
 /** Loading, query error or content: the same shape on every screen. */
 export function QueryState({ fetching, error, children }: { fetching: boolean; error?: CombinedError; children: ReactNode }) {
   const t = useT();
@@ -29,7 +35,7 @@ export function QueryState({ fetching, error, children }: { fetching: boolean; e
         {describeCombinedError(error, t)}
       </Alert>
     );
-  if (fetching && !children)
+  if (fetching && nothing(children))
     return (
       <Center p="xl">
         <Loader aria-label={t("common.loading")} />

@@ -4,7 +4,7 @@ import { useQuery } from "urql";
 import { Link } from "wouter";
 import { graphql } from "../../gql";
 import { useT } from "../../i18n";
-import { formatMib } from "../../common/format";
+import { formatMib, formatMibOf } from "../../common/format";
 import { Empty, PageHeader, QueryState } from "../../common/ui";
 import { useViewer } from "../../app/viewer";
 import { useRefetchOnCapacityChange } from "../../common/live";
@@ -112,7 +112,10 @@ export default function ClustersPage() {
                 <Text size="sm" c="dimmed">
                   {n.clusterName}
                 </Text>
-                <Badge variant="light">{t(`sharing.${n.sharingMode}`)}</Badge>
+                <Badge variant="light" data-mode={n.sharingMode}>
+                  {/* MIG cards are partitioned by the driver, whatever the node's device-plugin mode says */}
+                  {n.cards.some((c) => c.migEnabled) && n.sharingMode === "EXCLUSIVE" ? "MIG" : t(`sharing.${n.sharingMode}`)}
+                </Badge>
                 {n.cordoned && <Badge color="orange">{t("clusters.cordoned")}</Badge>}
                 {!n.schedulable && <Badge color="red">{t("clusters.unschedulable")}</Badge>}
               </Group>
@@ -123,7 +126,7 @@ export default function ClustersPage() {
                 </Button>
               )}
               <Text size="sm">
-                CPU {(n.cpuMillicores - n.freeCpuMillicores) / 1000}/{n.cpuMillicores / 1000} · {t("presets.memory")} {formatMib(n.memoryMib - n.freeMemoryMib)}/{formatMib(n.memoryMib)}
+                CPU {(n.cpuMillicores - n.freeCpuMillicores) / 1000}/{n.cpuMillicores / 1000} · {t("presets.memory")} {formatMibOf(n.memoryMib - n.freeMemoryMib, n.memoryMib)}
               </Text>
               </Group>
             </Group>
@@ -165,7 +168,7 @@ export default function ClustersPage() {
                       <Table.Td>{c.model}</Table.Td>
                       <Table.Td miw={140}>
                         <Text size="xs">
-                          {formatMib(usedV)} / {formatMib(c.vramMib)}
+                          {formatMibOf(usedV, c.vramMib)}
                         </Text>
                         <Progress size="xs" value={(usedV / Math.max(1, c.vramMib)) * 100} />
                       </Table.Td>

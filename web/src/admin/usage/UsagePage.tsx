@@ -4,7 +4,7 @@ import { useQuery } from "urql";
 import { graphql } from "../../gql";
 import type { ScopeKind, UsageDimension, UsageInterval } from "../../gql/graphql";
 import { useLanguage } from "../../i18n";
-import { formatCredits } from "../../common/format";
+import { formatCredits, formatDateTime } from "../../common/format";
 import { Empty, PageHeader, QueryState } from "../../common/ui";
 import { ScopePicker, type ScopeValue } from "../../common/ScopePicker";
 import { useOrganizationOptions } from "../../common/options";
@@ -48,14 +48,36 @@ const UsageReportDocument = graphql(`
 const INTERVALS: UsageInterval[] = ["DAY", "WEEK", "MONTH"];
 const toIso = (local: string) => (local ? new Date(local).toISOString() : null);
 
+const UsageOrganizationsDocument = graphql(`
+  query UsageOrganizations {
+    organizations(first: 100) {
+      nodes {
+        id
+        viewerIsAdmin
+        groups(first: 1) {
+          totalCount
+        }
+        users(first: 1) {
+          totalCount
+        }
+      }
+    }
+  }
+`);
+
 /** Credits spent by an organisation, group or user over a period, split by group, user or
  * offering (GPU model), as bars, as a chart per day/week/month, and as CSV. */
 export default function UsagePage() {
   const { t, language } = useLanguage();
   const orgs = useOrganizationOptions(true);
   const [chosen, setScope] = useState<ScopeValue | null>(null);
-  // until one is chosen: the first organisation the viewer administers, so the page opens on a report
-  const scope: ScopeValue = chosen ?? { kind: "ORGANIZATION", id: orgs[0]?.value ?? null };
+  // until one is chosen: the administered organisation with the most groups (then users), so the page opens
+  // on a report with something in it (not on the empty Default organisation of a fresh install)
+  const [busiest] = useQuery({ query: UsageOrganizationsDocument });
+  const opening = [...(busiest.data?.organizations.nodes ?? [])]
+    .filter((o) => o.viewerIsAdmin)
+    .sort((a, b) => b.groups.totalCount - a.groups.totalCount || b.users.totalCount - a.users.totalCount)[0]?.id;
+  const scope: ScopeValue = chosen ?? { kind: "ORGANIZATION", id: opening ?? orgs[0]?.value ?? null };
   const [chosenBy, setBy] = useState<UsageDimension | null>("GROUP");
   const [interval, setInterval] = useState<UsageInterval | null>(null);
   const [since, setSince] = useState("");
@@ -111,7 +133,7 @@ export default function UsagePage() {
                     {u.scope.name}: {t("credits.amountOf", { amount: formatCredits(u.spent.credits, language) })}
                   </Title>
                   <Text size="xs" c="dimmed">
-                    {new Date(u.since).toLocaleString()} – {new Date(u.until).toLocaleString()}
+                    {formatDateTime(u.since, language)} – {formatDateTime(u.until, language)}
                   </Text>
                 </Stack>
                 <Button
