@@ -927,7 +927,9 @@ class FragmentationAware:
                     loss = bound
                     if locked:
                         loss += info.stranded(locked, ns, model, fraction_loss, fc, fv, c, v, card_cores, card_vram)
-                    best = _better(best, Candidate((loss, fit, 1, card.order), GpuKind.HAMI, ns, [card], model=model))
+                    score = (loss, fit, 1, card.order)
+                    if best is None or score < best.score:  # _better, without building a loser
+                        best = Candidate(score, GpuKind.HAMI, ns, [card], model=model)
         return self._break_whole(cluster, view, request, option, fits, best)
 
     def _break_whole(
@@ -976,7 +978,9 @@ class FragmentationAware:
                 loss = bound
                 if locked:
                     loss += info.stranded(locked, node, model, _break_loss, count, c, v, card_cores, card_vram)
-                best = _better(best, Candidate((loss, fit, 1, card.order), GpuKind.HAMI, node, [card], model=model))
+                score = (loss, fit, 1, card.order)
+                if best is None or score < best.score:  # _better, without building a loser
+                    best = Candidate(score, GpuKind.HAMI, node, [card], model=model)
         return best
 
     def _whole(
@@ -1022,7 +1026,9 @@ class FragmentationAware:
                 loss = bound
                 if locked:
                     loss += info.stranded(locked, node, model, whole_loss, count, wanted, taken_whole)
-                best = _better(best, whole_candidate((loss, count - wanted, 0, node.order), node, view, model, wanted))
+                score = (loss, count - wanted, 0, node.order)
+                if best is None or score < best.score:  # _better, without building a loser
+                    best = whole_candidate(score, node, view, model, wanted)
         return best
 
     def _slice(
