@@ -3,6 +3,7 @@
     python -m tests.bench.placement             # 6,212 GPUs, 5 seeds, loads 1.0–1.3; speed at 8,000 / 80,000 cards
     python -m tests.bench.placement --quick     # a small smoke run
     python -m tests.bench.placement --seeds 10  # more seeds
+    python -m tests.bench.placement --opcodes 2000  # opcodes per decision (load-independent work)
 
 Fill experiment (the protocol of Weng et al., USENIX ATC '23, §6, and of their simulator's
 `tuneUpPods`): on the cluster of `tests.bench.workload` (GPU nodes only), tasks drawn with
@@ -30,6 +31,8 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import FrameType
+from typing import Any
 
 from domain.inventory.model import GpuKind, Inventory, SharingMode
 from domain.scheduling.index import Candidate, CardRole, ClusterState, NodeFit, NodeState, StateView
@@ -209,6 +212,55 @@ def steady_rate(policy: str, scale: float, seed: int, events: int, chunks: int =
     return best
 
 
+def steady_opcodes(policy: str, scale: float, seed: int, events: int) -> float:
+    """Python opcodes per decision in the same churn as `steady_rate` (after the same fill):
+    a count of work that does not depend on how loaded the machine is (CPU-time rates on a
+    shared machine swing by a third from run to run). It counts interpreted work only, not
+    time spent inside C functions, so compare it between versions of the same code, not
+    between policies. Tracing is slow: a few thousand decisions take about a minute."""
+    inventory = cluster(policy, scale)
+    s = Scheduler(inventory, (), policies(seed))
+    total = sum(len(n.cards) for n in inventory.nodes)
+    workload = Workload(seed)
+    rng = random.Random(seed)
+    live: list[str] = []
+    placed = 0.0
+    tries = 0
+    while placed < 0.8 * total and tries < 4 * total:
+        request, gpus = workload.next()
+        tries += 1
+        if s.place(request) is not None:
+            live.append(request.workload_id)
+            placed += gpus
+    ops = [(workload.next()[0] if rng.random() < 0.5 else None, rng.randrange(1 << 30)) for _ in range(events)]
+    count = 0
+
+    def local(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal count
+        if event == "opcode":
+            count += 1
+        return local
+
+    def start(frame: FrameType, event: str, arg: Any) -> Any:
+        frame.f_trace_opcodes = True
+        return local
+
+    previous = sys.gettrace()  # (a coverage tracer, say: put back after)
+    sys.settrace(start)
+    try:
+        for asked, pick in ops:
+            if asked is not None:
+                if s.place(asked) is not None:
+                    live.append(asked.workload_id)
+            elif live:
+                i = pick % len(live)
+                live[i], live[-1] = live[-1], live[i]
+                s.release(live.pop())
+    finally:
+        sys.settrace(previous)
+    return count / max(1, len(ops))
+
+
 def _spread(values: list[float], fmt: str = "{:,.1f}") -> str:
     mean = statistics.fmean(values)
     sd = statistics.stdev(values) if len(values) > 1 else 0.0
@@ -305,7 +357,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cards", type=int, default=None, help="cards for the speed run (default 8,000)")
     parser.add_argument("--events", type=int, default=None, help="decisions per speed run (default 20,000)")
     parser.add_argument("--no-speed", action="store_true", help="the fill experiment only")
+    parser.add_argument(
+        "--opcodes",
+        type=int,
+        metavar="N",
+        default=0,
+        help="only count Python opcodes per decision of the fragmentation-aware policy over N churn "
+        "decisions at --cards and 10x (a load-independent measure of work)",
+    )
     args = parser.parse_args(argv)
+    if args.opcodes:
+        cards = args.cards or 8000
+        base = sum(len(n.cards) for n in cluster("best-fit").nodes)
+        small = steady_opcodes("fragmentation-aware", cards / base, args.seed, args.opcodes)
+        big = steady_opcodes("fragmentation-aware", 10 * cards / base, args.seed, args.opcodes)
+        print(
+            f"fragmentation-aware: {small:,.0f} opcodes per decision at {cards:,} cards, {big:,.0f} at "
+            f"{10 * cards:,} (×{big / small:.2f}); {args.opcodes:,} churn decisions after filling to ~80 %"
+        )
+        return 0
     n_seeds = args.seeds or (2 if args.quick else 5)
     seeds = [args.seed + 100 * k for k in range(n_seeds)]
     scale = 0.1 if args.quick else 1.0

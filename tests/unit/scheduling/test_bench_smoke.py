@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.bench.placement import LOADS, ORDER, fill_verdict, run_fill, run_speed
+from tests.bench.placement import LOADS, ORDER, fill_verdict, run_fill, run_speed, steady_opcodes
 
 
 def test_the_fill_experiment_and_the_speed_run_work_on_a_small_cluster() -> None:
@@ -21,3 +21,9 @@ def test_the_fill_experiment_and_the_speed_run_work_on_a_small_cluster() -> None
     rates = run_speed(300, 200, 3, lines.append, names=("best-fit", "fragmentation-aware"))
     assert all(small > 0 and big > 0 for small, big in rates.values())
     assert any("unallocated" in line for line in lines)
+
+
+def test_the_opcode_count_is_the_same_on_every_run() -> None:
+    first = steady_opcodes("fragmentation-aware", 0.02, 3, 60)
+    assert first > 100
+    assert steady_opcodes("fragmentation-aware", 0.02, 3, 60) == first
