@@ -198,6 +198,7 @@ async def test_a_start_the_host_did_not_finish_is_finished_by_the_next(
     pair: tuple[SharedSimulatedCluster, ...],
 ) -> None:
     a, b = pair
+    a._simulation["start_delay"] = 30  # the host is gone long before its pod would run
     await a.start()
     s = spec()
     await a.apply(s)  # the host writes the row as acted on and starts the pod ...
