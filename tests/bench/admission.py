@@ -3,7 +3,7 @@ real `gshare serve` on PostgreSQL, beside pgbench TPC-B (same clients, same serv
 in the same run.
 
     python -m tests.bench.admission [--clients 32] [--seconds 15] [--nodes 250] [--pool 48] [--replicas N]
-                                    [--no-pgbench] [--profile FILE]
+                                    [--no-pgbench] [--profile FILE] [--rounds N]
 
 Needs GSHARE_BENCH_DATABASE_URL or GSHARE_TEST_DATABASE_URL (a PostgreSQL server; the bench
 creates and drops its own databases). The server runs the simulated cluster with a generated
@@ -317,6 +317,9 @@ def main() -> None:
         "--replicas", type=int, default=1, help="API replicas on the same database (>= 2: compared with one)"
     )
     parser.add_argument("--no-pgbench", action="store_true", help="leave out the pgbench TPC-B run (context only)")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="admissions and ceiling runs alternating this many times (summed)"
+    )
     parser.add_argument("--profile", metavar="FILE", help="py-spy the server during the admissions into FILE")
     args = parser.parse_args()
     if args.replicas > 1:
@@ -348,12 +351,21 @@ def main() -> None:
                 cpu_before = process_cpu_seconds(served.pid)
                 pg_before = sum(process_cpu_seconds(p) for p in backends)
                 spy = start_profile(served.pid, args.profile, args.seconds) if args.profile else None
-                count, latencies, refused = asyncio.run(drive(served.url, tokens, ids, args.seconds))
-                server_cpu = process_cpu_seconds(served.pid) - cpu_before
-                pg_cpu = sum(process_cpu_seconds(p) for p in backends) - pg_before
-                cpu_before = process_cpu_seconds(served.pid)
-                ceiling, ceiling_latencies, _ = asyncio.run(drive(served.url, tokens, None, args.seconds))
-                ceiling_cpu = process_cpu_seconds(served.pid) - cpu_before
+                count, latencies, refused, server_cpu, pg_cpu = 0, [], 0, 0.0, 0.0
+                ceiling, ceiling_latencies, ceiling_cpu = 0, [], 0.0
+                for _ in range(args.rounds):  # alternating, so both see the same noise
+                    cpu_before = process_cpu_seconds(served.pid)
+                    pg_before = sum(process_cpu_seconds(p) for p in backends)
+                    n, lat, ref = asyncio.run(drive(served.url, tokens, ids, args.seconds))
+                    count, refused = count + n, refused + ref
+                    latencies += lat
+                    server_cpu += process_cpu_seconds(served.pid) - cpu_before
+                    pg_cpu += sum(process_cpu_seconds(p) for p in backends) - pg_before
+                    cpu_before = process_cpu_seconds(served.pid)
+                    n, lat, _ = asyncio.run(drive(served.url, tokens, None, args.seconds))
+                    ceiling += n
+                    ceiling_latencies += lat
+                    ceiling_cpu += process_cpu_seconds(served.pid) - cpu_before
                 if spy is not None:
                     spy.wait(timeout=120)
         tps = pg.run(args.clients, args.seconds) if pg is not None else None
@@ -361,14 +373,16 @@ def main() -> None:
         if pg is not None:
             pg.drop()
         db.drop()
-    rate, ceiling_rate = count / args.seconds, ceiling / args.seconds
+    timed = args.seconds * args.rounds
+    rate, ceiling_rate = count / timed, ceiling / timed
     p50, p99 = percentiles(latencies)
     c50, c99 = percentiles(ceiling_latencies)
-    print(f"clients {args.clients}, {args.seconds:g} s, {args.nodes * 8} A100 cards (tier S)")
+    rounds = f" x {args.rounds} rounds (admissions and ceiling alternating)" if args.rounds > 1 else ""
+    print(f"clients {args.clients}, {args.seconds:g} s{rounds}, {args.nodes * 8} A100 cards (tier S)")
     print(f"admissions: {count} ({refused} refused) = {rate:.1f}/s | p50 {p50:.1f} ms | p99 {p99:.1f} ms")
     per = 1000 / max(1, count)
     print(
-        f"CPU per admission: gshare serve {server_cpu * per:.2f} ms ({server_cpu:.1f} s of {args.seconds:g} s), "
+        f"CPU per admission: gshare serve {server_cpu * per:.2f} ms ({server_cpu:.1f} s of {timed:g} s), "
         f"its PostgreSQL backends {pg_cpu * per:.2f} ms (pooled connections; /proc)"
     )
     print(
