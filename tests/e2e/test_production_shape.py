@@ -10,8 +10,8 @@ deleted: the session comes back RUNNING on another node on the same hold, billed
 it was not running.
 
 Must show 2's second half, on the same shape: replica B is killed with SIGKILL in the middle of
-a burst of `sessionCreate` split across both replicas (as soon as the burst's first sessions are
-committed, with B's other admissions in flight: decided, handed off or not yet); once the worker's residue sweeper
+a burst of `sessionCreate` split across both replicas (once it has answered a few, with its
+other admissions in flight: decided, handed off or not yet); once the worker's residue sweeper
 (domain/sessions/residue.py) has run, there is no orphan hold, placement or pod: the ledger's
 open holds are exactly the live sessions', the capacity tables hold exactly the placed sessions
 (no card given twice), and the cluster runs exactly their pods.
@@ -65,8 +65,8 @@ JOB_PERIODS = "sessions.expire=1,sessions.drain_queue=1,sessions.meter=2,session
 GRACE_SECONDS = 3  # the residue sweeper leaves younger admissions alone (in flight elsewhere)
 BURST_NODES = ("ex-1", "ex-2")  # 4 whole V100s each: room for 8
 ROOM = 4 * len(BURST_NODES)
-BURST = 2 * ROOM
-KILL_WHEN_COMMITTED = 3  # B is killed once this many of the burst's sessions are committed
+MAX_TO_B = 8 * ROOM  # B is sent creates until it is killed (at most this many)
+KILL_AFTER_B_ANSWERS = 3  # B is killed once it has answered this many creates
 
 
 @pytest.fixture(scope="module")
@@ -399,29 +399,44 @@ async def test_a_replica_killed_mid_burst_leaves_no_orphan_hold_placement_or_pod
         "expiry": "H4",
     }
 
-    async def create(i: int) -> str:
-        async with httpx.AsyncClient(
-            base_url=(a, b)[i % 2], timeout=60, headers={"authorization": f"Bearer {token}"}
-        ) as h:
+    answered_by_b: list[str] = []
+    b_answered = asyncio.Event()
+
+    async def create(i: int, url: str, after: float) -> str:
+        await asyncio.sleep(after)
+        async with httpx.AsyncClient(base_url=url, timeout=60, headers={"authorization": f"Bearer {token}"}) as h:
             try:
                 r = await h.post(
                     "/graphql", json={"query": CREATE, "variables": {"input": {"name": f"burst{i}", **request}}}
                 )
             except httpx.HTTPError:
-                return "killed" if i % 2 else "lost on A"
+                return "killed" if url == b else "lost on A"
         created = r.json()["data"]["sessionCreate"]
         assert created["errors"] == [], created
+        if url == b:
+            answered_by_b.append(created["session"]["id"])
+            if len(answered_by_b) >= KILL_AFTER_B_ANSWERS:
+                b_answered.set()
         return str(created["session"]["state"])
 
-    async def committed() -> int:
-        async with c.uow() as uow:
-            return len((await uow.sessions.search(SessionFilter(owner_id=member.user_id), 0, 500))[0])
+    # A gets its share at once; B a stream (one every 50 ms until it is killed), so that
+    # admissions are in flight on B when it is killed, once it has answered a few
+    killing = asyncio.Event()
 
-    burst = asyncio.gather(*(create(i) for i in range(BURST)))
+    async def stream_to_b() -> list[str]:
+        sent: list[asyncio.Task[str]] = []
+        while not killing.is_set() and len(sent) < MAX_TO_B:
+            sent.append(asyncio.create_task(create(ROOM + len(sent), b, 0.0)))
+            await asyncio.sleep(0.05)
+        return list(await asyncio.gather(*sent))
+
+    burst = asyncio.gather(asyncio.gather(*(create(i, a, 0.0) for i in range(ROOM))), stream_to_b())
     killed = prod.replicas[1]
-    await until(lambda: _at_least(committed, KILL_WHEN_COMMITTED), 60, "the burst's first sessions", every=0.02)
+    await asyncio.wait_for(b_answered.wait(), 60)
     killed.p.send_signal(signal.SIGKILL)
-    answers = await burst
+    killing.set()
+    on_a_answers, on_b_answers = await burst
+    answers = [*on_a_answers, *on_b_answers]
     assert killed.p.wait(10) == -signal.SIGKILL, killed.tail()
     assert "killed" in answers and "lost on A" not in answers, answers
     print(f"burst answers: {sorted(answers)}")
@@ -432,7 +447,8 @@ async def test_a_replica_killed_mid_burst_leaves_no_orphan_hold_placement_or_pod
     found = await residue()
     print(
         f"after the kill: {len(found['orphan_holds'])} orphan hold(s), {len(found['stuck'])} placed and not "
-        f"running, {len(found['placed'] - found['holding'])} stray placement(s), {len(found['live'])} live"
+        f"running, {len(found['placed'] - found['holding'])} stray placement(s), {len(found['live'])} live, "
+        f"{len(found['live']) - sum(1 for x in answers if x in ('QUEUED', 'SCHEDULED'))} committed unanswered"
     )
 
     async def cleaned() -> dict[str, Any] | None:
@@ -458,10 +474,6 @@ async def test_a_replica_killed_mid_burst_leaves_no_orphan_hold_placement_or_pod
     # the ledger: what is held is exactly the open holds of live sessions; double-entry holds
     assert final["held_micro"] == final["open_hold_micro"] == final["live_hold_micro"], final
     assert final["sum_of_accounts"] == 0
-
-
-async def _at_least(count: Any, n: int) -> bool:
-    return bool(await count() >= n)
 
 
 async def _residue(c: Any, prod: Production, user_id: UUID) -> dict[str, Any]:
