@@ -775,20 +775,17 @@ async def session_create(
     """The eight steps. `audit`, when given, makes the admitted session's audit entry, written
     in the transaction that writes the session (a refusal is the caller's to audit)."""
     access.require_writable(actor)
-    # the gate bounds the admissions using connections at once; one waiting for its batch's
-    # decision uses none (the batch uses one for all), so it waits outside the gate
     async with svc.gate():
-        async with svc.uow() as uow:
-            resolved = await _resolve(svc, uow, actor, req)
-        if resolved.policy.setting("approval_required"):
-            return await _submit_for_approval(svc, resolved, audit)
-    s, effects = await svc.admissions.decide(svc, _Admission(actor, resolved, audit))
-    async with svc.gate():
+        return await _session_create(svc, actor, req, audit)
+
+
+async def _session_create(svc: SessionServices, actor: Actor, req: SessionRequest, audit: AuditOf | None) -> Session:
+    async with svc.uow() as uow:
+        resolved = await _resolve(svc, uow, actor, req)
+    if not resolved.policy.setting("approval_required"):
+        s, effects = await svc.admissions.decide(svc, _Admission(actor, resolved, audit))
         await _run_effects(svc, effects)
-    return s
-
-
-async def _submit_for_approval(svc: SessionServices, resolved: _Resolved, audit: AuditOf | None) -> Session:
+        return s
     s = resolved.session
     if s.gpu is not None:
         s = await _reserve(svc, s, resolved.chain)
