@@ -97,23 +97,35 @@ async def replace_inventory(container: Any, cluster_id: str, inventory: Inventor
     return True
 
 
+_CONNECT_LOCK = "clusters.connect_lock"
+
+
 async def connect_cluster(
     container: Any, cluster: RegisteredCluster, *, read_inventory: bool = True
 ) -> KubernetesCluster:
-    """Build the cluster's adapter and add it to `container.clusters` (replacing an older one)."""
+    """Build the cluster's adapter and add it to `container.clusters` (replacing an older one).
+    Connections of one process are made one at a time: one made meanwhile with the same
+    kubeconfig is kept and returned (closing it would pull it from under its maker)."""
     if cluster.kubeconfig_encrypted is None:
         raise ValueError(f"cluster {cluster.id} has no kubeconfig")
-    text = secret_box(container).decrypt(cluster.kubeconfig_encrypted)
-    port = await KubernetesCluster.from_kubeconfig(
-        cluster.id, text, name=cluster.name, open_sealed=registry_box(container).open
-    )
-    port.sealed_kubeconfig = cluster.kubeconfig_encrypted  # type: ignore[attr-defined]
-    old = container.clusters.get(cluster.id)
-    container.clusters.add(port)
-    if old is not None and old is not port:
-        close = getattr(old, "close", None)
-        if close is not None:
-            await close()
+    # one lock per event loop (a lock is bound to the loop that first waits on it)
+    locks = container.extras.setdefault(_CONNECT_LOCK, {})
+    lock = locks.setdefault(asyncio.get_running_loop(), asyncio.Lock())
+    async with lock:
+        current = container.clusters.get(cluster.id)
+        if current is not None and getattr(current, "sealed_kubeconfig", None) == cluster.kubeconfig_encrypted:
+            port = current
+        else:
+            text = secret_box(container).decrypt(cluster.kubeconfig_encrypted)
+            port = await KubernetesCluster.from_kubeconfig(
+                cluster.id, text, name=cluster.name, open_sealed=registry_box(container).open
+            )
+            port.sealed_kubeconfig = cluster.kubeconfig_encrypted  # type: ignore[attr-defined]
+            container.clusters.add(port)
+            if current is not None:
+                close = getattr(current, "close", None)
+                if close is not None:
+                    await close()
     if read_inventory:
         try:
             inventory = await asyncio.wait_for(port.read_inventory(), INVENTORY_TIMEOUT)
