@@ -49,7 +49,9 @@ _SKIPPED = (RunOutcome.SUCCEEDED.value, RunOutcome.COALESCED.value)
 
 
 def _lock_key(job: str) -> int:
-    """A stable signed 64-bit advisory lock key per job name."""
+    """A stable signed 64-bit advisory lock key per job name. PostgreSQL scopes advisory locks
+    to the current database (the lock tag holds its OID), so deployments sharing a server do
+    not contend (tests/integration/workers/test_claims.py, two databases)."""
     return int.from_bytes(hashlib.blake2b(f"gshare.job:{job}".encode(), digest_size=8).digest(), "big", signed=True)
 
 

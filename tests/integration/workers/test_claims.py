@@ -4,15 +4,19 @@ many schedulers racing for one period, a broker that refuses, the sweep, the per
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from domain.operations.model import Every, Period, RunOutcome
+from domain.common.clock import FrozenClock
+from domain.operations.model import Every, JobDefinition, Period, RunOutcome
+from domain.operations.services import RunResult, run_period
 from infra.db.base import make_engine
+from infra.db.models.operations import PeriodicRunRow
 from infra.periodic.runs import SqlJobRuns
+from tests.support.database import create_test_database
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -112,3 +116,51 @@ async def test_abandoned_running_periods_are_closed_behind_a_newer_one(engine: A
     await runs.sweep(T0 + timedelta(hours=2), timedelta(minutes=5), enqueue)
     old = {r.period: r for r in await runs.runs("gone.job")}[p1]
     assert old.outcome is RunOutcome.FAILED and old.error is not None and old.error.startswith("abandoned")
+
+
+@pytest.fixture
+def other_database_url() -> Iterator[str]:
+    """A second database on the same server, with only the run table."""
+    db = create_test_database(prefix="gshare_workers_other", migrate=False)
+    try:
+        yield db.url
+    finally:
+        db.drop()
+
+
+async def test_two_databases_on_one_server_run_the_same_job_in_the_same_period(
+    engine: AsyncEngine, other_database_url: str
+) -> None:
+    """Two gshare deployments (or two test databases) on one PostgreSQL server do not block each
+    other's periodic jobs: PostgreSQL scopes an advisory lock to the database it is taken in
+    (the lock tag holds the database's OID; `pg_locks.database`), so the job's lease key needs
+    no database name. This pins that: if the lease ever moves to something server-wide, one
+    deployment's run would make the other's raise JobBusy for as long as it runs."""
+    other = make_engine(other_database_url, pool_size=2)
+    try:
+        async with other.begin() as conn:
+            await conn.run_sync(lambda sync: PeriodicRunRow.__table__.create(sync))
+        job = JobDefinition("two.databases.job", EVERY)
+        period = EVERY.period_at(T0)
+        clock = FrozenClock(T0)
+        first_running, second_done = asyncio.Event(), asyncio.Event()
+
+        async def first_work() -> str:
+            first_running.set()
+            await asyncio.wait_for(second_done.wait(), 10)  # still running while the other one runs
+            return "first"
+
+        async def second_work() -> str:
+            return "second"
+
+        async def second() -> RunResult:
+            await first_running.wait()
+            try:
+                return await run_period(SqlJobRuns(other), clock, job, period, second_work)
+            finally:
+                second_done.set()
+
+        a, b = await asyncio.gather(run_period(SqlJobRuns(engine), clock, job, period, first_work), second())
+        assert (a.ran, a.summary) == (True, "first") and (b.ran, b.summary) == (True, "second")
+    finally:
+        await other.dispose()
