@@ -87,10 +87,17 @@ async def test_subscribers_of_one_session_share_one_execution_and_each_gets_ever
                     assert (await sub_other.next())["sessionUsage"] == [{"gpuMemoryMib": 128}]
                 assert group.results == 3  # executed once per sample, not once per subscriber
 
+                # the group's leader runs in the first subscriber's context: when that socket
+                # closes, the others still get every sample
+                await a.close()
+                await _eventually(lambda: len(group.members) == 1)
+                live = UsageSample(session.id, datetime.now(UTC), 300, 512, 70.0, 128)
+                await record_usage(c.usage, c.events, [live])
+                assert (await sub_b.next())["sessionUsage"] == [
+                    {"at": live.at.isoformat(), "cpuMillicores": 300, "gpuUtilPercent": 70.0}
+                ]
                 # a subscriber that completes leaves the group; the last one ends it
                 await b.send(json.dumps({"id": "b-1", "type": "complete"}))
-                await _eventually(lambda: len(group.members) == 1)
-                await a.close()
                 await _eventually(lambda: streams.group(group.key) is None)
                 await other.close()
                 await _eventually(lambda: len(streams) == 0)
