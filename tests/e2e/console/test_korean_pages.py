@@ -253,6 +253,8 @@ def test_every_page_in_korean_with_no_english_word_and_no_cut_badge(
             english[path] = shown
         if path == "/admin/usage":  # opens on the demo's organisation, not the empty default one
             assert page.get_by_role("heading", name=re.compile("^Demo University:")).count() == 1
+        if path == "/admin/audit":  # targets by name where they have one, not only by UUID
+            assert page.get_by_test_id("audit-target-name").count() > 0
         if path == "/admin/clusters":
             text = page.inner_text("main")
             assert not re.search(r"MiB ?/ ?\d[\d.]* GiB", text), "mixed units in one quantity"

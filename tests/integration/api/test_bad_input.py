@@ -204,3 +204,18 @@ async def test_audit_log_is_append_only(container: Any) -> None:
 async def test_node_lookup_with_a_malformed_id_answers_null(bad: str, http: Any, world: World) -> None:
     gql = Gql(http, world.tokens["member"])
     assert await gql("query($id: ID!) { node(id: $id) { id } }", id=bad) == {"node": None}
+
+
+async def test_audit_entries_name_their_targets(http: Any, world: World) -> None:
+    """Issue 18 (console defects): the audit log shows a target's name, not only its UUID."""
+    gql = Gql(http, world.tokens["super_admin"])
+    name = unique("Audited Org")
+    assert await run(gql, "organizationCreate", "OrganizationCreateInput", {"name": name}) == []
+    await run(gql, "organizationCreate", "OrganizationCreateInput", {"name": name})  # refused: a duplicate
+    data = await gql(
+        '{ auditLog(first: 2, filter: {operation: "organizationCreate"}) '
+        "{ nodes { success targetType targetId targetName } } }"
+    )
+    refused, created = data["auditLog"]["nodes"]
+    assert (created["success"], created["targetType"], created["targetName"]) == (True, "Organization", name)
+    assert refused["success"] is False and refused["targetName"] is None  # nothing by that id
