@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 import strawberry
 from strawberry import relay
@@ -11,6 +12,8 @@ from api.common.nodes import resolve_authorised
 from api.context import Info
 from domain.audit.model import AuditEntry as AuditEntryModel
 from domain.audit.services import audit_get
+
+_NAMED = frozenset({"User", "Organization", "Group", "Offering", "Registry", "Volume"})
 
 
 @strawberry.type(name="AuditEntry", description="Who did what to which object, when, and how it went.")
@@ -27,6 +30,31 @@ class AuditEntryNode(relay.Node):
     duration_ms: int
     request_id: str | None
     client_ip: str | None
+
+    @strawberry.field(
+        description="The target's name when it still exists and is a user (username), an organisation, a group, "
+        "an offering, a registry or a volume; null otherwise (use targetId)."
+    )
+    async def target_name(self, info: Info) -> str | None:
+        if not self.target_id or self.target_type not in _NAMED:
+            return None
+        try:
+            key = UUID(self.target_id)
+        except ValueError:
+            return None  # a failed creation names its target by what was asked
+        loaders = info.context.loaders
+        loader = {
+            "User": loaders.user_by_id,
+            "Organization": loaders.organization_by_id,
+            "Group": loaders.group_by_id,
+            "Offering": loaders.offering_by_id,
+            "Registry": loaders.registry_by_id,
+            "Volume": loaders.volume_by_id,
+        }[self.target_type]
+        found = await loader.load(key)
+        if found is None:
+            return None
+        return str(getattr(found, "username", None) or getattr(found, "name", None) or "") or None
 
     @classmethod
     def of(cls, e: AuditEntryModel) -> AuditEntryNode:

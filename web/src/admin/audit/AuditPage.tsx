@@ -25,6 +25,7 @@ const AuditLogDocument = graphql(`
         operation
         targetType
         targetId
+        targetName
         success
         resultCode
         durationMs
@@ -131,11 +132,18 @@ export default function AuditPage() {
                   </Table.Td>
                   <Table.Td>
                     {e.targetType ? localised(t, `auditTarget.${e.targetType}`, e.targetType) : "—"}
-                    {e.targetId && (
-                      <Text span size="xs" c="dimmed" ff="monospace" translate="no">
+                    {e.targetName ? (
+                      <Text span size="sm" title={e.targetId ?? undefined} translate="no" data-testid="audit-target-name">
                         {" "}
-                        {e.targetId}
+                        {e.targetName}
                       </Text>
+                    ) : (
+                      e.targetId && (
+                        <Text span size="xs" c="dimmed" ff="monospace" translate="no">
+                          {" "}
+                          {e.targetId}
+                        </Text>
+                      )
                     )}
                   </Table.Td>
                   <Table.Td>
@@ -143,7 +151,7 @@ export default function AuditPage() {
                       {e.success ? t("audit.succeeded") : localised(t, `error.${e.resultCode}`, e.resultCode)}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>{formatUnit(e.durationMs, "millisecond", language)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: "nowrap" }}>{formatUnit(e.durationMs, "millisecond", language)}</Table.Td>
                   <Table.Td>
                     <Text size="xs" c="dimmed">
                       {e.clientIp ?? ""} {e.requestId ?? ""}
