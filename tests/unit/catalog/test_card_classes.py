@@ -98,3 +98,25 @@ def test_a_class_ask_is_held_at_the_dearest_card_and_billed_on_the_placed_one() 
     single = GpuAsk(uuid4(), "A100-80GB", 20480, 25, 1, False, False, Fraction(1, 4), 2_000_000)
     assert single.placed_on("A100-80GB") is single and single.hold_basis() == (2_000_000, Fraction(1, 4))
     assert single.cost_range == (Fraction(500_000), Fraction(500_000))
+
+
+async def test_a_class_offerings_members_are_the_enabled_models_it_admits_by_name() -> None:
+    from domain.catalog import services as c
+    from tests.unit.tenancy.world import World
+
+    w = await World.build()
+
+    async def create(name: str, vram: int, rate: int, **kw: object) -> Offering:
+        return await c.offering_create(
+            w.uow, w.root, w.ids, w.clock, vendor="NVIDIA", name=name, vram_mib=vram, min_cuda="11.0",
+            hourly_rate_micro=rate, **kw,  # type: ignore[arg-type]
+        )  # fmt: skip
+
+    h100 = await create("H100-80GB", 81920, 4_000_000)
+    a100 = await create("A100-80GB", 81920, 2_000_000)
+    await create("A30-24GB", 24576, 700_000)  # too little VRAM for the class
+    await create("V100-40GB", 40960, 1, enabled=False)  # not offered
+    big = await create("any-40GiB", 40960, 0, card_models=[])
+    assert await c.offering_members(w.uow, w.root, big) == [a100, h100]  # by name; never the class itself
+    assert await c.offering_members(w.uow, w.member, big) == [a100, h100]
+    assert await c.offering_members(w.uow, w.root, a100) == []  # a single model admits nothing
