@@ -78,11 +78,12 @@ export function CapacityCard() {
         </Text>
       ) : (
         <Stack>
-          <Table withTableBorder fz="sm">
+          <Table withTableBorder fz="sm" data-testid="capacity-by-resource">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t("capacity.kind")}</Table.Th>
-                <Table.Th>{t("capacity.model")}</Table.Th>
+                {/* rows per resource carry no model (the table per model follows): no column of "—" */}
+                <Table.Th>{cap.byResource.some((r) => r.model) ? t("capacity.model") : t("capacity.resource")}</Table.Th>
                 <Table.Th>{t("capacity.physical")}</Table.Th>
                 <Table.Th>{t("capacity.logical")}</Table.Th>
               </Table.Tr>
@@ -101,8 +102,8 @@ export function CapacityCard() {
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <Text size="sm">{row.model ?? "—"}</Text>
-                    <Text size="xs" c="dimmed" ff="monospace">
+                    {row.model && <Text size="sm">{row.model}</Text>}
+                    <Text size="xs" c="dimmed" ff="monospace" translate="no">
                       {row.resource}
                     </Text>
                   </Table.Td>

@@ -656,6 +656,7 @@ export const en = {
   "jobSummary.credits.budget_alerts": "{sent} budget alert notification(s) sent",
   "jobSummary.usage.prometheus": "{samples} usage sample(s) from {clusters} cluster(s)' Prometheus",
   "jobSummary.tenancy.purge_login_sessions": "{removed} expired login session(s) removed",
+  "capacity.resource": "Resource",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -658,4 +658,5 @@ export const ko: Record<MessageKey, string> = {
   "jobSummary.credits.budget_alerts": "예산 알림 {sent}건 발송",
   "jobSummary.usage.prometheus": "클러스터 {clusters}개의 Prometheus에서 사용량 표본 {samples}개",
   "jobSummary.tenancy.purge_login_sessions": "만료된 로그인 {removed}개 삭제",
+  "capacity.resource": "리소스",
 };
