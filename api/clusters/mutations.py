@@ -25,7 +25,6 @@ from domain.inventory.clusters import RegisteredCluster as RegisteredClusterMode
 from domain.inventory.model import SharingMode
 from domain.ports import UnitOfWork
 from domain.tenancy.model import Actor
-from infra.cluster.kubernetes import node_name_of
 from infra.clusters.repository import SqlClusterRecords
 from infra.clusters.wiring import (
     KubernetesNodeSharing,
@@ -196,6 +195,8 @@ class ClustersMutation:
         ctx = info.context
         c = ctx.container
         deps = node_operation_deps(c)
+        from infra.cluster.kubernetes import node_name_of  # (kubernetes_asyncio: slow to import)
+
         node_name = node_name_of(input.cluster_id, input.node_id)
         node_id = f"{input.cluster_id}/{node_name}"
         mode = SharingMode(input.mode)

@@ -15,27 +15,23 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
-
-import yaml
-from kubernetes_asyncio import client, config
 
 from domain.inventory.clusters import RegisteredCluster
 from domain.inventory.model import Inventory, SharingMode
 from domain.sessions import services as sessions
 from infra.callbacks.verify import CallbackVerifier
 from infra.catalog.crypto import registry_box
-from infra.cluster.kubernetes import (
-    KubernetesCluster,
-    NodeOperations,
-    NodeStep,
-    change_sharing_mode,
-)
 from infra.clusters import follower
 from infra.clusters.crypto import ClusterSecretBox
 from infra.clusters.keys import RedisReplayCache, SqlClusterKeyStore, SqlReplayCache, sessionmaker_for
 from infra.clusters.repository import SqlNodeOperationRecords, kubernetes_clusters
+
+if TYPE_CHECKING:  # kubernetes_asyncio takes seconds to import: only when a cluster is connected
+    from kubernetes_asyncio import client
+
+    from infra.cluster.kubernetes import KubernetesCluster, NodeStep
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +69,9 @@ def node_operation_records(container: Any) -> SqlNodeOperationRecords:
 
 
 async def _api_client(kubeconfig: str) -> client.ApiClient:
+    import yaml
+    from kubernetes_asyncio import client, config
+
     configuration = client.Configuration()
     await config.load_kube_config_from_dict(yaml.safe_load(kubeconfig), client_configuration=configuration)
     return client.ApiClient(configuration)
@@ -116,6 +115,8 @@ async def connect_cluster(
         if current is not None and getattr(current, "sealed_kubeconfig", None) == cluster.kubeconfig_encrypted:
             port = current
         else:
+            from infra.cluster.kubernetes import KubernetesCluster
+
             text = secret_box(container).decrypt(cluster.kubeconfig_encrypted)
             port = await KubernetesCluster.from_kubeconfig(
                 cluster.id, text, name=cluster.name, open_sealed=registry_box(container).open
@@ -175,6 +176,8 @@ class KubernetesNodeSharing:
         drain: Callable[[list[UUID]], Awaitable[None]],
         progress: Callable[[str, str], Awaitable[None]],
     ) -> list[str]:
+        from infra.cluster.kubernetes import NodeOperations, change_sharing_mode
+
         assert self._cluster.kubeconfig_encrypted is not None
         api = await _api_client(secret_box(self._container).decrypt(self._cluster.kubeconfig_encrypted))
 
