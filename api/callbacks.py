@@ -28,7 +28,7 @@ from domain.common.errors import DomainError
 from domain.inventory.model import Cluster, Inventory
 from domain.sessions import services as sessions
 from domain.volumes import services as volumes
-from infra.callbacks.reports import ReportInvalid, inventory_claims, inventory_nodes, status_report
+from infra.callbacks.reports import ReportInvalid, inventory_claims, inventory_nodes, inventory_sessions, status_report
 from infra.callbacks.usage import cluster_sessions, usage_report
 from infra.callbacks.verify import CallbackErrorCode, CallbackRejected
 from infra.clusters.wiring import callback_verifier, replace_inventory
@@ -88,6 +88,15 @@ def callback_routes(container: Any) -> list[Route]:
                 async with container.uow() as uow:
                     await volumes.claims_reported(uow, cluster_id, claims, container.clock.now())
                     await uow.commit()
+            listed = inventory_sessions(report)
+            if listed is not None:
+                await sessions.workloads_listed(
+                    container.sessions,
+                    cluster_id,
+                    listed[0],
+                    listed[1],
+                    grace_seconds=container.settings.residue_grace_seconds,
+                )
         except (ReportInvalid, DomainError, ValueError, KeyError, TypeError) as exc:
             return JSONResponse({"code": "CALLBACK_REPORT_INVALID", "message": str(exc)}, status_code=422)
         except Exception:

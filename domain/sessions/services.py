@@ -1653,6 +1653,44 @@ async def _apply_report(
     return new
 
 
+async def workloads_listed(
+    svc: SessionServices, cluster_id: str, present: frozenset[UUID], listed_at: datetime, *, grace_seconds: int
+) -> list[UUID]:
+    """A cluster listed the sessions it has (its inventory report): a session this control
+    plane believes RUNNING there that is not among them lost its workload (a GShareSession
+    removed without the operator's deletion report) and is placed again, as a vanished pod's
+    is. Only sessions running since before the listing by `grace_seconds` and unchanged since
+    it are judged (a stale listing never moves a session). Returns the sessions re-placed."""
+    async with svc.uow() as uow:
+        running, _ = await uow.sessions.search(SessionFilter(states=frozenset({S.RUNNING})), 0, 100_000)
+    cutoff = listed_at - timedelta(seconds=grace_seconds)
+    missing = [
+        s
+        for s in running
+        if s.cluster_id == cluster_id
+        and s.id not in present
+        and s.running_since is not None
+        and s.running_since < cutoff
+        and s.updated_at < listed_at
+    ]
+    if not missing:
+        return []
+    log.warning("cluster %s lacks the workloads of %d running session(s): re-placing them", cluster_id, len(missing))
+    reports = [
+        StatusReport(
+            s.id,
+            WorkloadPhase.FAILED,
+            listed_at,
+            message="its workload is gone from the cluster",
+            reason="PodLost",
+            lost_at=listed_at,
+        )
+        for s in missing
+    ]
+    await handle_status_reports(svc, cluster_id, reports)
+    return [s.id for s in missing]
+
+
 # what a cluster reports when a workload lost its place through no fault of its own: the
 # session is placed again (DESIGN: node loss and eviction re-place, they do not fail)
 RELOCATE_REASONS = frozenset({"NodeLost", "PodLost", "Evicted"})

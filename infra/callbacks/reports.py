@@ -146,3 +146,18 @@ def inventory_claims(report: Mapping[str, Any]) -> dict[UUID, str]:
         except ValueError as exc:
             raise ReportInvalid(f"bad volumeId {str(entry.get('volumeId'))[:60]!r}") from exc
     return claims
+
+
+def inventory_sessions(report: Mapping[str, Any]) -> tuple[frozenset[UUID], datetime] | None:
+    """The sessions the cluster has (its GShareSessions) and when they were listed; None from
+    an operator before the field."""
+    entries = report.get("sessions")
+    if entries is None or not report.get("sessionsListedAt"):
+        return None
+    if not isinstance(entries, list):
+        raise ReportInvalid("sessions must be a list")
+    try:
+        present = frozenset(UUID(str(e)) for e in entries)
+    except ValueError as exc:
+        raise ReportInvalid("sessions are session ids") from exc
+    return present, _when(report.get("sessionsListedAt"))

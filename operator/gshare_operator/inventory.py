@@ -52,7 +52,7 @@ from kubernetes_asyncio import client, watch
 from kubernetes_asyncio.client.exceptions import ApiException
 
 from gshare_operator.callbacks import CallbackClient, CallbackError
-from gshare_operator.constants import SHARING_MODE_LABEL
+from gshare_operator.constants import GROUP, PLURAL, SHARING_MODE_LABEL, VERSION
 
 log = logging.getLogger(__name__)
 JSON = dict[str, Any]
@@ -217,6 +217,7 @@ class InventoryReporter:
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self._core = client.CoreV1Api(api_client)
+        self._custom = client.CustomObjectsApi(api_client)
         self._api_client = api_client
         self._callbacks = callbacks
         self._interval = interval
@@ -242,7 +243,23 @@ class InventoryReporter:
         inventory = await self.snapshot()
         if not force and inventory["fingerprint"] == self.last_sent:
             return False
-        await self._callbacks.inventory({**inventory, "reportedAt": self._clock().strftime("%Y-%m-%dT%H:%M:%SZ")})
+        # the sessions this cluster has (as of `sessionsListedAt`): the control plane re-places
+        # a session it believes running that is not among them (its GShareSession vanished)
+        listed_at = self._clock().strftime("%Y-%m-%dT%H:%M:%SZ")
+        listing = await self._custom.list_namespaced_custom_object(GROUP, VERSION, self._namespace, PLURAL)
+        present = sorted(
+            str(spec["sessionId"])
+            for item in listing.get("items", [])
+            if (spec := item.get("spec") or {}).get("sessionId")
+        )
+        await self._callbacks.inventory(
+            {
+                **inventory,
+                "reportedAt": self._clock().strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "sessions": present,
+                "sessionsListedAt": listed_at,
+            }
+        )
         self.last_sent = inventory["fingerprint"]
         self.sent += 1
         return True
