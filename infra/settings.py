@@ -283,8 +283,9 @@ class Settings(BaseSettings):
     residue_grace_seconds: int = setting(
         120,
         "crash residue is what stays this long: an open session hold its session does not name, a session "
-        "SCHEDULED or STARTING without cluster progress (handed off again); keep it above the longest admission",
-        used_by=JOBS,
+        "SCHEDULED or STARTING without cluster progress (handed off again), a RUNNING session missing from its "
+        "cluster's listing (placed again); keep it above the longest admission",
+        used_by=ALL,
     )
     residue_give_up_seconds: int = setting(
         1800,
