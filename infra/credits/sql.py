@@ -379,6 +379,9 @@ _LOCK_HOLD = _HOLD_BY_ID.with_for_update()
 _HOLD_BY_KEY = select(H).where(H.c.idempotency_key == bindparam("key"))
 
 
+_NEW_HOLD = pg_insert(H)
+
+
 class SqlWalletHolds:
     """The `WalletHolds` port on a unit of work's session: holds that commit with the
     admission's session rows (issue 19), written as the ledger's `reserve` writes them."""
@@ -415,7 +418,7 @@ class SqlWalletHolds:
             }
             for r in requests
         ]
-        inserted = (await conn.execute(pg_insert(H).returning(H), rows)).all()
+        await conn.execute(_NEW_HOLD, rows)  # new keys (a session's first hold): nothing to return
         deltas: dict[UUID, int] = {}
         for r in requests:
             wallet = AccountRef.user(r.user_id).id
@@ -424,8 +427,22 @@ class SqlWalletHolds:
         if self._on_hold is not None:
             for r in requests:
                 self._on_hold(r)
-        by_id = {row.id: _hold_from_row(row) for row in inserted}
-        return [by_id[r.hold_id] for r in requests]
+        return [
+            Hold(
+                r.hold_id,
+                r.idempotency_key,
+                r.user_id,
+                r.amount_micro,
+                r.amount_micro,
+                0,
+                HoldStatus.OPEN,
+                r.created_at,
+                r.created_at,
+                r.attribution,
+                r.memo,
+            )
+            for r in requests
+        ]
 
 
 _ATTRIBUTION = {
