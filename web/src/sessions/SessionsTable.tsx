@@ -10,6 +10,7 @@ import { Empty, QueryState } from "../common/ui";
 import { MySessionsSubscription } from "./documents";
 import { formatRemaining, TONE_COLOR } from "./remaining";
 import { STATE_COLOR } from "./states";
+import { gpuSize } from "./gpuSize";
 
 const MySessionsDocument = graphql(`
   query MySessions($first: Int, $after: String) {
@@ -78,7 +79,7 @@ export function SessionsTable({ pageSize }: { pageSize?: number }) {
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td>{s.gpu ? `${s.gpu.offeringName} · ${s.gpu.ratio}` : t("presets.cpuOnly")}</Table.Td>
+                  <Table.Td>{s.gpu ? `${s.gpu.offeringName} · ${gpuSize(s.gpu, t)}` : t("presets.cpuOnly")}</Table.Td>
                   <Table.Td>
                     {s.remainingSeconds == null ? (
                       "—"
