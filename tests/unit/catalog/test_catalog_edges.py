@@ -1,0 +1,84 @@
+"""The catalog's rules at their edges: a class admits a card of exactly its VRAM and an image of
+exactly the CUDA a card needs, a class's rate must be 0 on create and update, shares of 1 %,
+shared memory equal to memory, a preset keeping its own name, and the refusals' exact words
+(kills mutmut's survivors of domain/catalog, issue 20)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from domain.catalog import services as c
+from domain.catalog.errors import CatalogError
+from domain.catalog.model import (
+    CardClass,
+    CudaVersion,
+    GpuTier,
+    Image,
+    ImageScope,
+    check_cuda_compatible,
+    class_members,
+)
+from tests.unit.catalog.test_card_classes import NOW, offering
+from tests.unit.catalog.test_offerings_presets import preset
+from tests.unit.tenancy.world import World, refusal
+
+CLASS_RATE = "a class of cards is billed at the rate of the card it is placed on: give 0"
+
+
+def test_a_class_admits_a_card_of_exactly_its_vram_and_an_image_of_exactly_the_cuda_it_needs() -> None:
+    from uuid import uuid4
+
+    cls = offering("any-40GiB", 40960, 0, card_class=CardClass())
+    exact = offering("A40-40GB", 40960, 1, "12.0")
+    assert class_members(cls, [exact]) == [exact]
+    image = Image(uuid4(), "cu12", "nvcr.io/nvidia/cuda:12.0-base", CudaVersion(12, 0), ImageScope.GLOBAL, NOW)
+    assert class_members(cls, [exact], image) == [exact]
+    assert class_members(cls, [exact], replace(image, cuda_version=CudaVersion(11, 8))) == []
+
+
+def test_an_image_without_cuda_is_refused_saying_so() -> None:
+    from uuid import uuid4
+
+    image = Image(uuid4(), "plain", "ubuntu:24.04", None, ImageScope.GLOBAL, NOW)
+    with pytest.raises(CatalogError) as err:
+        check_cuda_compatible(image, offering("A100-80GB", 81920, 1, "11.8"))
+    assert err.value.message == "image plain has no CUDA; A100-80GB needs CUDA 11.8 or newer"
+
+
+@pytest.fixture
+async def w() -> World:
+    return await World.build()
+
+
+async def test_a_class_of_cards_is_priced_0_on_create_and_on_update(w: World) -> None:
+    args = dict(vendor="NVIDIA", vram_mib=40960, min_cuda="11.0")
+    assert await refusal(
+        c.offering_create(w.uow, w.root, w.ids, w.clock, name="cls", hourly_rate_micro=1, card_models=[], **args)  # type: ignore[arg-type]
+    ) == ("INVALID_VALUE", "hourlyRate", CLASS_RATE)
+    cls = await c.offering_create(
+        w.uow, w.root, w.ids, w.clock, name="cls", hourly_rate_micro=0, card_models=[], **args
+    )  # type: ignore[arg-type]
+    assert cls.description == ""
+    for rate in (1, 5):
+        assert await refusal(c.offering_update(w.uow, w.root, cls.id, hourly_rate_micro=rate)) == (
+            "INVALID_VALUE", "hourlyRate", CLASS_RATE,
+        )  # fmt: skip
+    assert (await c.offering_update(w.uow, w.root, cls.id, hourly_rate_micro=0)).hourly_rate_micro == 0
+    one = await c.offering_create(w.uow, w.root, w.ids, w.clock, name="one", hourly_rate_micro=3, **args)  # type: ignore[arg-type]
+    assert (await c.offering_update(w.uow, w.root, one.id, hourly_rate_micro=0)).hourly_rate_micro == 0
+    assert (await c.offering_update(w.uow, w.root, one.id, hourly_rate_micro=7)).hourly_rate_micro == 7
+
+
+async def test_preset_edges(w: World) -> None:
+    assert (await preset(w, "f0", tier=GpuTier.L, gpu_count=0)).gpu_count == 1  # a share of one card
+    custom = await preset(w, "c1", tier=GpuTier.CUSTOM, custom_vram_mib=1024, custom_cores=1)
+    assert (custom.custom_cores, custom.description) == (1, "")
+    assert (await preset(w, "eq", shm_mib=4096, memory_mib=4096)).shm_mib == 4096
+    p = await preset(w, "keep")
+    assert (await c.preset_update(w.uow, w.root, p.id, shm_mib=p.memory_mib)).shm_mib == p.memory_mib
+    assert (await c.preset_update(w.uow, w.root, p.id, name="keep")).name == "keep"  # its own name is not taken
+    assert await refusal(c.preset_update(w.uow, w.root, p.id, name="EQ")) == (
+        "DUPLICATE", "name", "a preset named EQ already exists",
+    )  # fmt: skip

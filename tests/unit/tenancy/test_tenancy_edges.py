@@ -1,0 +1,48 @@
+"""Tenancy rules at their edges: a blank new name refused on the name field, a group created
+without a description, the active group saved, a token for one day and its 32 random bytes
+(kills mutmut's survivors of domain/tenancy, issue 20)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from domain.tenancy import services as t
+from domain.tenancy.auth import TokenScope
+from tests.unit.tenancy.world import NOW, World, refusal
+
+
+@pytest.fixture
+async def w() -> World:
+    return await World.build()
+
+
+async def test_a_blank_new_name_is_refused_on_the_name_field(w: World) -> None:
+    assert await refusal(t.organization_update(w.uow, w.root, w.org_a.id, name="  ")) == (
+        "INVALID_VALUE", "name", "name must not be empty",
+    )  # fmt: skip
+    assert await refusal(t.group_update(w.uow, w.root, w.g1.id, name="")) == (
+        "INVALID_VALUE", "name", "name must not be empty",
+    )  # fmt: skip
+
+
+async def test_a_group_created_without_a_description_has_none(w: World) -> None:
+    g = await t.group_create(w.uow, w.root, w.ids, w.clock, organization_id=w.org_a.id, name="G9")
+    assert g.description == ""
+
+
+async def test_the_active_group_is_saved(w: World) -> None:
+    actor = await w.actor("member")
+    user = await t.active_group_set(w.uow, actor, w.g1.id)
+    assert user.active_group_id == w.g1.id
+    assert w.state.users[user.id].active_group_id == w.g1.id
+
+
+async def test_a_token_may_live_one_day_and_takes_32_random_bytes(w: World) -> None:
+    actor = await w.actor("member")
+    token, secret = await t.token_create(
+        w.uow, actor, w.ids, w.clock, w.secrets, name="ci", scope=TokenScope.READ_ONLY, expires_in_days=1
+    )
+    assert token.expires_at == NOW + timedelta(days=1)
+    assert w.secrets.asked == [32] and secret.endswith("x" * 40)
