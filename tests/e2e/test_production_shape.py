@@ -300,15 +300,23 @@ async def _scenario(shape: Shape) -> None:
         lost_at = datetime.now(UTC)
         await client.CoreV1Api(k).delete_node(node_of[second])
 
+    seen: list[Any] = []
+
     async def back() -> Any:
         s = await _session(c, second)
         pod = prod.api.get("pods", f"s-{second}", NS)
         on = pod["spec"]["nodeSelector"].get("kubernetes.io/hostname") if pod else None
+        seen[:] = [s.state, s.state_reason, s.placement, on, (pod or {}).get("status"), lost_at]
         if s.state is SessionState.RUNNING and s.running_since > lost_at and on == "n-hami-3":
             return s
         return None
 
-    again = await until(back, 30, "the second session RUNNING again on n-hami-3")
+    try:
+        again = await until(back, 30, "the second session RUNNING again on n-hami-3")
+    except AssertionError:
+        print("last seen:", seen)
+        print(prod.logs())
+        raise
     assert again.hold_id == s2.hold_id
     # stopped through B: billed for the first run up to the loss and the second run, no more
     stopped = await on_b(
