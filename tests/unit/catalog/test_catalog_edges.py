@@ -82,3 +82,41 @@ async def test_preset_edges(w: World) -> None:
     assert await refusal(c.preset_update(w.uow, w.root, p.id, name="EQ")) == (
         "DUPLICATE", "name", "a preset named EQ already exists",
     )  # fmt: skip
+
+
+def _seal(password: str) -> bytes:
+    return b"sealed:" + password.encode()
+
+
+async def test_registry_addresses_and_credentials_at_their_bounds(w: World) -> None:
+    async def create(name: str, url: str, **kw: object) -> object:
+        return await c.registry_create(w.uow, w.root, w.ids, w.clock, name=name, url=url, **kw)  # type: ignore[arg-type]
+
+    address = "registry.example/X"
+    assert (await create("r1", address)).url == address  # type: ignore[attr-defined]
+    assert (await create("r2", "https://X/")).url == "https://X"  # type: ignore[attr-defined]
+    longest = "a" * 251 + ".org"
+    assert (await create("r3", longest)).url == longest  # type: ignore[attr-defined]
+    for bad in ("https:///", "https://a b://c", "a" * 252 + ".org"):
+        code, field, _ = await refusal(create("bad", bad))
+        assert (code, field) == ("INVALID_VALUE", "url"), bad
+    made = await create("r4", "nvcr.io", username="X" * 255, password="X" * 4096, seal=_seal)
+    assert made.username == "X" * 255  # type: ignore[attr-defined]
+    assert await refusal(create("r5", "nvcr.io", username="u" * 256, password="p", seal=_seal)) == (
+        "INVALID_VALUE", "username", "a registry user name is 1-255 characters, without ':' or controls",
+    )  # fmt: skip
+    assert await refusal(create("r6", "nvcr.io", username="u", password="p" * 4097, seal=_seal)) == (
+        "INVALID_VALUE", "password", "a registry password or token is 1-4096 characters, one line",
+    )  # fmt: skip
+
+
+async def test_an_image_without_a_description_and_a_bad_cuda_version_on_its_field(w: World) -> None:
+    args = dict(name="img", reference="nvcr.io/nvidia/cuda:12.4-base", scope=ImageScope.GLOBAL)
+    image = await c.image_create(w.uow, w.root, w.ids, w.clock, cuda_version="12.4", **args)  # type: ignore[arg-type]
+    assert image.description == ""
+    code, field, _ = await refusal(
+        c.image_create(w.uow, w.root, w.ids, w.clock, cuda_version="twelve", **{**args, "name": "img2"})  # type: ignore[arg-type]
+    )
+    assert field == "cudaVersion", code
+    code, field, _ = await refusal(c.image_update(w.uow, w.root, image.id, cuda_version="twelve"))
+    assert field == "cudaVersion", code
