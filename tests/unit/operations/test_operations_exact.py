@@ -160,6 +160,9 @@ def test_job_periods_are_tuned_by_name_and_an_unknown_name_is_refused() -> None:
     known = {"a.b", "c.d", "e.f"}
     assert parse_periods(None, known) == {} and parse_periods("", known) == {} and parse_periods(" , ", known) == {}
     assert parse_periods(" a.b = 5 ,c.d=7,", known) == {"a.b": 5, "c.d": 7}
+    assert parse_periods("a.b=5, ,c.d=7", known) == {"a.b": 5, "c.d": 7}  # a blank part is skipped, not the end
+    with pytest.raises(ValueError, match="invalid literal for int"):
+        parse_periods("a.b=5=6", known)
     with pytest.raises(ValueError, match=r"^GSHARE_WORKER_JOB_PERIODS names unknown jobs: x\.y, z$"):
         parse_periods("z=1,a.b=2,x.y=3", known)
     assert configured(None) == PERIODIC
