@@ -206,6 +206,10 @@ def run_package(packages: list[str] | None) -> None:
     pending = [m.name for m in load_mutants(packages) if not m.killed]
     if pending:
         mutmut(*pending)
+    # functions that changed while that run set up (its regeneration came after the list)
+    fresh = [m.name for m in load_mutants(packages) if m.exit_code is None]
+    if fresh:
+        mutmut(*fresh)
 
 
 # ---------------------------------------------------------------------- the billing SQL (Cosmic Ray)
