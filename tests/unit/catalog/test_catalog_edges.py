@@ -120,3 +120,33 @@ async def test_an_image_without_a_description_and_a_bad_cuda_version_on_its_fiel
     assert field == "cudaVersion", code
     code, field, _ = await refusal(c.image_update(w.uow, w.root, image.id, cuda_version="twelve"))
     assert field == "cudaVersion", code
+
+
+def test_a_class_cost_range_skips_only_the_cards_a_preset_does_not_fit() -> None:
+    from uuid import uuid4
+
+    from domain.catalog.model import Preset, RateRange, class_cost_range
+
+    small = offering("A30-24GB", 24576, 700_000)
+    big, bigger = offering("A100-80GB", 81920, 2_000_000), offering("H100-80GB", 81920, 4_000_000)
+    custom = Preset(uuid4(), "c", 4000, 16384, 50, 1024, GpuTier.CUSTOM, NOW, 1, 40960, 50)
+    # 40 GiB of 80: half a card; the A30 (24 GiB) is left out, the cards after it are not
+    assert class_cost_range([small, big, bigger], custom) == RateRange(1_000_000, 2_000_000)
+
+
+def test_an_image_reference_is_at_most_512_characters() -> None:
+    from domain.catalog.model import check_image_reference
+
+    ref = "nvcr.io/" + "a" * (512 - len("nvcr.io/"))
+    assert check_image_reference(ref) == ref
+    with pytest.raises(CatalogError):
+        check_image_reference(ref + "a")
+
+
+async def test_a_resource_name_may_use_every_allowed_character(w: World) -> None:
+    name = "abcdefghijklmnopqrstuvwxyz.0123456789-/gpu"
+    made = await c.offering_create(
+        w.uow, w.root, w.ids, w.clock, vendor="N", name="all", vram_mib=1, min_cuda="11.0", hourly_rate_micro=1,
+        resource_name=name,
+    )  # fmt: skip
+    assert made.resource_name == name
