@@ -46,3 +46,9 @@ async def test_a_token_may_live_one_day_and_takes_32_random_bytes(w: World) -> N
     )
     assert token.expires_at == NOW + timedelta(days=1)
     assert w.secrets.asked == [32] and secret.endswith("x" * 40)
+
+
+async def test_a_loaded_actor_carries_the_organisations_it_administers(w: World) -> None:
+    admin = await w.actor("orgadmin")
+    assert admin.org_admin_of == frozenset({w.org_a.id}) and admin.is_org_admin(w.org_a.id)
+    assert (await w.actor("member")).org_admin_of == frozenset()
