@@ -150,3 +150,12 @@ async def test_a_resource_name_may_use_every_allowed_character(w: World) -> None
         resource_name=name,
     )  # fmt: skip
     assert made.resource_name == name
+
+
+async def test_a_preset_update_keeps_the_gpu_shape_unless_the_tier_changes(w: World) -> None:
+    whole = await preset(w, "whole", tier=GpuTier.EXCLUSIVE, gpu_count=2)
+    same = await c.preset_update(w.uow, w.root, whole.id, custom_cores=5)  # not a tier change: 2 cards kept
+    assert (same.tier, same.gpu_count, same.custom_cores) == (GpuTier.EXCLUSIVE, 2, None)
+    custom = await preset(w, "custom", tier=GpuTier.CUSTOM, custom_vram_mib=1024, custom_cores=10)
+    moved = await c.preset_update(w.uow, w.root, custom.id, tier=GpuTier.L)  # the custom shares go with the tier
+    assert (moved.tier, moved.gpu_count, moved.custom_vram_mib, moved.custom_cores) == (GpuTier.L, 1, None, None)

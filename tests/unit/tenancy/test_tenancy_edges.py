@@ -52,3 +52,12 @@ async def test_a_loaded_actor_carries_the_organisations_it_administers(w: World)
     admin = await w.actor("orgadmin")
     assert admin.org_admin_of == frozenset({w.org_a.id}) and admin.is_org_admin(w.org_a.id)
     assert (await w.actor("member")).org_admin_of == frozenset()
+
+
+async def test_an_org_admin_outside_every_group_lists_all_groups_of_the_organisation(w: World) -> None:
+    from dataclasses import replace
+
+    admin = replace(await w.actor("orgadmin"), group_roles={}, group_orgs={}, active_group_id=None)
+    everything, _ = await t.groups_list(w.uow, w.root, t.Page(), w.org_a.id)
+    mine, total = await t.groups_list(w.uow, admin, t.Page())
+    assert sorted(g.name for g in mine) == sorted(g.name for g in everything) and total == len(everything) >= 2
