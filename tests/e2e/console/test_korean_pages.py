@@ -251,6 +251,18 @@ def test_every_page_in_korean_with_no_english_word_and_no_cut_badge(
         shown = english_words(page.evaluate(SHOWN_TEXT), names)
         if shown:
             english[path] = shown
+        tabs = page.get_by_role("tab")  # a page's other tabs are screens too
+        for i in range(1, tabs.count()):
+            tabs.nth(i).click()
+            settle(page, busy)
+            page.screenshot(path=str(screenshots / f"ko-{name}-tab{i}.png"), full_page=True)
+            shown = english_words(page.evaluate(SHOWN_TEXT), names)
+            if shown:
+                english[f"{path} (tab {i})"] = shown
+            ratio = re.search(r"· \d+/\d+\b", page.inner_text("main"))
+            assert ratio is None, f"{path} (tab {i}) shows a GPU as a bare ratio: {ratio}"
+            if page.evaluate(CUT_BADGES):
+                cut[f"{path} (tab {i})"] = page.evaluate(CUT_BADGES)
         if path == "/":  # the capacity table per resource has no column of "—" (its rows carry no model)
             cells = page.eval_on_selector_all(
                 "[data-testid=capacity-by-resource] td", "tds => tds.map((td) => td.textContent.trim())"
