@@ -11,6 +11,7 @@ import { Pager, useCursorPages } from "../../common/pagination";
 import { Empty, GeneralErrors, PageHeader, QueryState } from "../../common/ui";
 import { useOrganizationOptions } from "../../common/options";
 import { STATE_COLOR } from "../../sessions/states";
+import { gpuSize } from "../../sessions/gpuSize";
 import { useAdminSessionsLive } from "../../common/live";
 
 // the session as the admin lists show it: who asked, besides what every session view shows
@@ -109,7 +110,7 @@ type Row = {
   templateName?: string | null;
   approver?: Person | null;
   createdAt: string;
-  gpu?: { offeringName: string; ratio: string } | null;
+  gpu?: { offeringName: string; ratio: string; cards: number; exclusive: boolean; shared: boolean; vramMib: number; cores: number } | null;
   costSoFar: { credits: string };
 };
 
@@ -162,7 +163,7 @@ function SessionRows({ rows, actions, showApprover }: { rows: Row[]; actions?: (
                 </Text>
               )}
             </Table.Td>
-            <Table.Td>{s.gpu ? `${s.gpu.offeringName} · ${s.gpu.ratio}` : t("presets.cpuOnly")}</Table.Td>
+            <Table.Td>{s.gpu ? `${s.gpu.offeringName} · ${gpuSize(s.gpu, t)}` : t("presets.cpuOnly")}</Table.Td>
             <Table.Td>{formatCredits(s.costSoFar.credits, language)}</Table.Td>
             <Table.Td>{formatDateTime(s.createdAt, language)}</Table.Td>
             {actions && <Table.Td>{actions(s)}</Table.Td>}
