@@ -61,3 +61,12 @@ async def test_an_org_admin_outside_every_group_lists_all_groups_of_the_organisa
     everything, _ = await t.groups_list(w.uow, w.root, t.Page(), w.org_a.id)
     mine, total = await t.groups_list(w.uow, admin, t.Page())
     assert sorted(g.name for g in mine) == sorted(g.name for g in everything) and total == len(everything) >= 2
+
+
+async def test_a_user_keeping_their_own_email_is_not_refused_as_a_duplicate(w: World) -> None:
+    member = w.state.users[w.users["member"].id]
+    kept = await t.user_update(w.uow, w.root, member.id, email=member.email)
+    assert kept.email == member.email
+    assert await refusal(t.user_update(w.uow, w.root, member.id, email="gadmin@example.org")) == (
+        "DUPLICATE", "email", "a user with this email already exists",
+    )  # fmt: skip
