@@ -125,11 +125,7 @@ async def up(shape: Shape) -> AsyncIterator[Shape]:
     for i, replica in enumerate(shape.prod.replicas):
         if not replica.alive():
             await shape.prod.restart_replica(i)
-    try:
-        yield shape
-    except BaseException:
-        print(shape.prod.logs())
-        raise
+    yield shape
 
 
 def node(name: str, cluster_salt: str) -> dict[str, Any]:
