@@ -159,3 +159,33 @@ async def test_a_preset_update_keeps_the_gpu_shape_unless_the_tier_changes(w: Wo
     custom = await preset(w, "custom", tier=GpuTier.CUSTOM, custom_vram_mib=1024, custom_cores=10)
     moved = await c.preset_update(w.uow, w.root, custom.id, tier=GpuTier.L)  # the custom shares go with the tier
     assert (moved.tier, moved.gpu_count, moved.custom_vram_mib, moved.custom_cores) == (GpuTier.L, 1, None, None)
+
+
+def test_a_custom_share_may_take_the_whole_card_and_no_more() -> None:
+    from fractions import Fraction
+    from uuid import uuid4
+
+    from domain.catalog.model import GpuLimits, Preset, gpu_limits
+
+    card = offering("A100-80GB", 81920, 2_000_000)
+
+    def custom(vram: int | None, cores: int | None) -> Preset:
+        return Preset(uuid4(), "c", 4000, 16384, 50, 1024, GpuTier.CUSTOM, NOW, 1, vram, cores)
+
+    assert gpu_limits(card, custom(81920, 100)) == GpuLimits(81920, 100, 1, Fraction(1), True)
+    assert gpu_limits(card, custom(20480, 10)) == GpuLimits(20480, 10, 1, Fraction(1, 4), False)
+    assert gpu_limits(card, custom(None, 10)) == GpuLimits(0, 10, 1, Fraction(1, 10), False)
+    assert gpu_limits(card, custom(8192, None)) == GpuLimits(8192, 0, 1, Fraction(1, 10), False)
+    for vram, cores in ((81921, 100), (81920, 101)):
+        with pytest.raises(CatalogError) as err:
+            gpu_limits(card, custom(vram, cores))
+        assert (err.value.code, err.value.field, err.value.message) == (
+            "PRESET_EXCEEDS_CARD", "presetId",
+            f"preset c asks {vram} MiB / {cores}% but one A100-80GB card has 81920 MiB / 100%",
+        )  # fmt: skip
+
+
+def test_a_bad_cuda_version_names_the_cuda_version_field_by_default() -> None:
+    with pytest.raises(CatalogError) as err:
+        CudaVersion.parse("twelve")
+    assert err.value.field == "cudaVersion"
