@@ -251,6 +251,8 @@ def test_every_page_in_korean_with_no_english_word_and_no_cut_badge(
         shown = english_words(page.evaluate(SHOWN_TEXT), names)
         if shown:
             english[path] = shown
+        whole = re.search(r"\b\d+/1\b", page.inner_text("main"))
+        assert whole is None, f"{path} shows whole cards as a ratio: {whole}"
         tabs = page.get_by_role("tab")  # a page's other tabs are screens too
         for i in range(1, tabs.count()):
             tabs.nth(i).click()
