@@ -249,7 +249,7 @@ export default function SessionPage() {
           {s.gpu ? (
             <Text size="sm">
               {s.gpu.placedModel ? `${s.gpu.offeringName} → ${s.gpu.placedModel}` : s.gpu.offeringName} · {s.gpu.cards > 1 ? `${s.gpu.cards} × ` : ""}
-              {formatMib(s.gpu.vramMib)} · {s.gpu.cores}% · {t("presets.ratio")} {s.gpu.ratio}
+              {formatMib(s.gpu.vramMib)} · {s.gpu.cores}%{s.gpu.exclusive ? "" : ` · ${t("presets.ratio")} ${s.gpu.ratio}`}
               {s.gpu.shared ? ` · ${t("capacity.shared")}` : ""}
             </Text>
           ) : (
