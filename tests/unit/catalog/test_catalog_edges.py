@@ -189,3 +189,13 @@ def test_a_bad_cuda_version_names_the_cuda_version_field_by_default() -> None:
     with pytest.raises(CatalogError) as err:
         CudaVersion.parse("twelve")
     assert err.value.field == "cudaVersion"
+
+
+async def test_shared_memory_is_bounded_by_the_presets_memory(w: World) -> None:
+    assert await refusal(preset(w, "tiny", memory_mib=1, shm_mib=2)) == (
+        "INVALID_VALUE", "shmMib", "shared memory cannot exceed the preset's memory",
+    )  # fmt: skip
+    # no memory at all is its own refusal, not also one of shared memory
+    assert await refusal(preset(w, "none", memory_mib=0, shm_mib=2)) == (
+        "INVALID_VALUE", "memoryMib", "memoryMib must be greater than zero (got 0)",
+    )  # fmt: skip
