@@ -70,3 +70,18 @@ async def test_a_user_keeping_their_own_email_is_not_refused_as_a_duplicate(w: W
     assert await refusal(t.user_update(w.uow, w.root, member.id, email="gadmin@example.org")) == (
         "DUPLICATE", "email", "a user with this email already exists",
     )  # fmt: skip
+
+
+async def test_user_lists_are_searched_and_bounded_to_what_the_actor_administers(w: World) -> None:
+    admin = await w.actor("orgadmin")
+
+    async def names(actor: object, **kw: object) -> list[str]:
+        users, _ = await t.users_list(w.uow, actor, t.Page(), **kw)  # type: ignore[arg-type]
+        return sorted(u.username for u in users)
+
+    everyone = await names(admin)
+    assert {"member", "gadmin", "guest", "orgadmin"} <= set(everyone) and "bmember" not in everyone
+    assert await names(admin, search="gadmin") == ["gadmin", "orgadmin"]  # a match anywhere in the name
+    assert await names(admin, group_id=w.g1.id, search="guest") == ["guest"]
+    assert await names(admin, search="guest") == ["guest"]
+    assert await names(w.root, group_id=w.g1.id, search="guest") == ["guest"]
