@@ -56,6 +56,20 @@ def test_every_rendered_object_is_valid_for_kubernetes(values: dict[str, Any]) -
         kubernetes_validate.validate(doc, K8S_VERSION, strict=True)
 
 
+@pytest.mark.parametrize("values", [{}, EVERYTHING_ON], ids=["defaults", "everything-on"])
+def test_helm_lint_strict_finds_nothing_but_the_missing_icon(values: dict[str, Any]) -> None:
+    """Issue 14 (Build): `helm lint --strict` is clean, run by Helm 4's own linter in-process.
+    The one finding left is informational: Chart.yaml names no icon (the project publishes none,
+    and the chart may not point at an address that does not exist)."""
+    from helm_python.chart import lint
+
+    report = lint(CHART, values, strict=True, kube_version=f"v{K8S_VERSION}")
+    assert report["total_charts_linted"] == 1
+    assert report["errors"] == []
+    findings = [(m["severity"], m["path"], m["error"]) for m in report["messages"]]
+    assert findings == [(1, "Chart.yaml", "icon is recommended")], findings
+
+
 def test_the_sessions_namespace_is_bounded_by_values() -> None:
     values = yaml.safe_load((CHART / "values.yaml").read_text())
     sized = copy.deepcopy(values["sessions"])
