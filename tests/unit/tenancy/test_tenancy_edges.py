@@ -10,6 +10,7 @@ import pytest
 
 from domain.tenancy import services as t
 from domain.tenancy.auth import TokenScope
+from domain.tenancy.model import Role
 from tests.unit.tenancy.world import NOW, World, refusal
 
 
@@ -33,10 +34,12 @@ async def test_a_group_created_without_a_description_has_none(w: World) -> None:
 
 
 async def test_the_active_group_is_saved(w: World) -> None:
+    await t.membership_set(w.uow, w.root, user_id=w.users["member"].id, group_id=w.g2.id, role=Role.MEMBER)
     actor = await w.actor("member")
-    user = await t.active_group_set(w.uow, actor, w.g1.id)
-    assert user.active_group_id == w.g1.id
-    assert w.state.users[user.id].active_group_id == w.g1.id
+    assert actor.active_group_id != w.g2.id
+    user = await t.active_group_set(w.uow, actor, w.g2.id)
+    assert user.active_group_id == w.g2.id
+    assert w.state.users[user.id].active_group_id == w.g2.id
 
 
 async def test_a_token_may_live_one_day_and_takes_32_random_bytes(w: World) -> None:

@@ -79,7 +79,8 @@ async def test_a_claim_goes_to_every_cluster_with_the_global_storage_quota_and_i
     )  # fmt: skip
     assert quota == 4096 and all(p.applied == [(claim, 4096)] for p in (pending, silent, odd, down))
     assert [r.getMessage() for r in caplog.records] == [f"cluster c5 did not take the claim of volume {vol.id}"]
-    assert caplog.records[0].exc_info is not None  # the cluster's error goes with it
+    error = caplog.records[0].exc_info  # the cluster's error goes with it
+    assert error and error[0] is RuntimeError and str(error[1]) == "exceeded quota"
     stored = await w.t.uow.volumes.get(vol.id)
     assert stored is not None
     assert stored.claims == {"c1": ClaimState(ClaimPhase.BOUND, NOW), "c2": ClaimState(ClaimPhase.PENDING, NOW)}
@@ -108,7 +109,8 @@ async def test_a_deleted_volume_loses_its_claim_on_every_cluster_even_when_one_r
         await v.deprovision_volume(svc, vol)
     assert down.deleted == up.deleted == [f"vol-{vol.id}"]
     assert [r.getMessage() for r in caplog.records] == [f"cluster c1 kept the claim of deleted volume {vol.id}"]
-    assert caplog.records[0].exc_info is not None
+    error = caplog.records[0].exc_info
+    assert error and error[0] is RuntimeError and str(error[1]) == "unreachable"
 
 
 async def test_reported_phases_are_recorded_and_those_gshare_does_not_show_are_skipped(w: SessionsWorld) -> None:
