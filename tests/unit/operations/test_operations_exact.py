@@ -226,3 +226,23 @@ async def test_a_busy_job_and_a_member_asking_for_statuses_are_refused_in_words(
     with pytest.raises(DomainError) as err:
         await job_statuses(Actor(user_id=uuid.uuid4(), username="m"), runs, clock, [job])
     assert err.value.message == "only a super_admin may see background jobs"
+
+
+async def test_a_run_records_its_summary_and_its_numbers_as_text() -> None:
+    from domain.operations.model import JobSummary
+
+    assert JobSummary.of("billed 3 sessions", sessions=3, credits=1.5) == JobSummary(
+        "billed 3 sessions", {"sessions": "3", "credits": "1.5"}
+    )
+    assert JobSummary("plain").counts == {}
+    runs, clock = InMemoryJobRuns(), FrozenClock(T0)
+    job = JobDefinition("test.minutely", Every(60))
+    period = Every(60).period_at(T0)
+
+    async def work() -> JobSummary:
+        return JobSummary.of("purged 2", purged=2)
+
+    result = await run_period(runs, clock, job, period, work)
+    assert result.summary == "purged 2"
+    row = runs.rows[(job.name, period.start)]
+    assert (row.summary, dict(row.counts)) == ("purged 2", {"purged": "2"})
