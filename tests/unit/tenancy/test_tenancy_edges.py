@@ -88,3 +88,12 @@ async def test_user_lists_are_searched_and_bounded_to_what_the_actor_administers
     assert await names(admin, group_id=w.g1.id, search="guest") == ["guest"]
     assert await names(admin, search="guest") == ["guest"]
     assert await names(w.root, group_id=w.g1.id, search="guest") == ["guest"]
+
+
+async def test_a_loaded_actor_carries_its_super_admin_flag(w: World) -> None:
+    from dataclasses import replace
+
+    uid = w.users["member"].id
+    w.state.users[uid] = replace(w.state.users[uid], is_super_admin=True)
+    assert (await w.actor("member")).is_super_admin
+    assert not (await w.actor("gadmin")).is_super_admin
