@@ -110,6 +110,7 @@ NO_SCOPE: dict[tuple[str, str], str] = {
     **{("Subscription", f): _VIEWER for f in ("viewer", "mySessions", "myQueuePositions", "notifications")},
     ("Subscription", "myWallet"): _VIEWER,
     ("Subscription", "adminSessionsChanged"): "streams what the viewer administers; takes no argument",
+    ("Query", "idleReclaimReport"): "reads the audit log of the scopes the viewer administers; takes only a period",
     ("Subscription", "capacityChanged"): _GLOBAL,
 }
 
