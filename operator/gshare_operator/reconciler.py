@@ -91,6 +91,13 @@ def _fmt(when: datetime) -> str:
     return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _fmt_precise(when: datetime) -> str:
+    """The instants of a callback report, to the microsecond: the control plane orders reports
+    and starts and stops billing clocks by them, and whole seconds (Kubernetes' own status
+    format, kept in the CR's status) would start a run up to a second before it started."""
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
 class SessionReconciler:
     def __init__(
         self,
@@ -631,8 +638,8 @@ class SessionReconciler:
             "podIP": status.get("podIP"),
             "startedAt": status.get("startedAt"),
             "endpoints": status.get("endpoints", []),
-            "observedAt": _fmt(self._clock()),
-            **({"lostAt": _fmt(self._lost_at[meta["name"]])} if meta["name"] in self._lost_at else {}),
+            "observedAt": _fmt_precise(self._clock()),
+            **({"lostAt": _fmt_precise(self._lost_at[meta["name"]])} if meta["name"] in self._lost_at else {}),
         }
 
     # --- deletion -------------------------------------------------------------------------

@@ -129,3 +129,18 @@ def test_inventory_report_becomes_nodes() -> None:
     assert ts.stale_resources == ("nvidia.com/gpu",)
     with pytest.raises(ReportInvalid):
         inventory_nodes("c2", inventory)
+
+
+def test_the_operators_report_instants_keep_their_microseconds() -> None:
+    """A pod replaced within the second its node was lost must start its new run after the
+    loss: the operator's observedAt and lostAt reach the control plane to the microsecond
+    (whole seconds started the new run before the loss; seen failing the production-shape test)."""
+    from datetime import UTC, datetime
+
+    from gshare_operator.reconciler import _fmt_precise
+
+    at = datetime(2026, 12, 1, 19, 38, 22, 372772, tzinfo=UTC)
+    r = status_report(
+        "c1", report(observedAt=_fmt_precise(at), phase="Failed", reason="NodeLost", lostAt=_fmt_precise(at))
+    )
+    assert r.observed_at == at and r.lost_at == at
