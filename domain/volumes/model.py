@@ -95,6 +95,25 @@ def claim_name(volume_id: UUID) -> str:
     return f"vol-{volume_id}"
 
 
+def default_class(classes: list[StorageClass], scope: VolumeScope) -> StorageClass:
+    """The class a volume of `scope` gets when its creator names none: the default class; without
+    one, the first class (in the listed order) that can serve the scope, else the first class (whose
+    refusal then names what it lacks). `classes` is not empty."""
+    for sc in classes:
+        if sc.is_default:
+            return sc
+    for sc in classes:
+        if _serves(sc, scope):
+            return sc
+    return classes[0]
+
+
+def _serves(sc: StorageClass, scope: VolumeScope) -> bool:
+    if scope is VolumeScope.GROUP:
+        return AccessMode.READ_WRITE_MANY in sc.access_modes
+    return AccessMode.READ_WRITE_ONCE in sc.access_modes or AccessMode.READ_WRITE_MANY in sc.access_modes
+
+
 def claim_access_mode(sc: StorageClass, scope: VolumeScope) -> AccessMode:
     """The access mode a volume of `scope` needs from class `sc`, or a refusal naming the class.
 

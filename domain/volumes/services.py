@@ -39,6 +39,7 @@ from domain.volumes.model import (
     VolumeScope,
     can_see_volume,
     claim_access_mode,
+    default_class,
 )
 
 log = logging.getLogger(__name__)
@@ -87,16 +88,15 @@ async def volume_create(
     classes = await uow.volumes.storage_classes()
     if not classes:
         raise VolumeError(VolumeErrorCode.STORAGE_CLASS_UNKNOWN, "no storage class is configured", "storageClass")
-    chosen = storage_class or next((c.name for c in classes if c.is_default), classes[0].name)
+    scope = VolumeScope.GROUP if group_id else VolumeScope.PERSONAL
+    chosen = storage_class or default_class(classes, scope).name
     if chosen not in {c.name for c in classes}:
         raise VolumeError(
             VolumeErrorCode.STORAGE_CLASS_UNKNOWN,
             f"storage class {chosen!r} is not offered; choose one of {', '.join(c.name for c in classes)}",
             "storageClass",
         )
-    access_mode = claim_access_mode(
-        next(c for c in classes if c.name == chosen), VolumeScope.GROUP if group_id else VolumeScope.PERSONAL
-    )
+    access_mode = claim_access_mode(next(c for c in classes if c.name == chosen), scope)
     if actor.active_group_id is None or actor.active_group_id not in actor.group_roles:
         raise InvalidValueError("activeGroup", "choose an active group first")
     chain_group = group_id or actor.active_group_id
@@ -111,7 +111,7 @@ async def volume_create(
     volume = Volume(
         ids.new_id(),
         clean,
-        VolumeScope.GROUP if group_id else VolumeScope.PERSONAL,
+        scope,
         org_id,
         chosen,
         size_mib,

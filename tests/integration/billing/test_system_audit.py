@@ -73,13 +73,11 @@ async def test_an_idle_reclaim_pause_is_audited_under_the_system_actor(billed: B
         )  # fmt: skip
         await uow.commit()
     admin = jobs.SYSTEM_ACTOR  # a super admin reads every scope
+    # the window opens at this pause: the billing database is shared by the session's tests, and
+    # others (in any order) paused idle sessions earlier on the same frozen clock
     async with c.uow() as uow:
-        report = await jobs.idle_reclaim_report(
-            uow.audit, admin, entry.at - timedelta(hours=1), entry.at + timedelta(hours=2)
-        )
-        mine = await jobs.idle_reclaim_report(
-            uow.audit, actor, entry.at - timedelta(hours=1), entry.at + timedelta(hours=2)
-        )
+        report = await jobs.idle_reclaim_report(uow.audit, admin, entry.at, entry.at + timedelta(hours=2))
+        mine = await jobs.idle_reclaim_report(uow.audit, actor, entry.at, entry.at + timedelta(hours=2))
     assert (report.paused_sessions, report.gpu_hours_returned) == (1, round(cards / 2, 3))
     assert (mine.paused_sessions, mine.gpu_hours_returned) == (0, 0.0)  # a member administers nothing
     await sessions.session_stop(c.sessions, actor, s.id)

@@ -22,6 +22,7 @@ from domain.volumes.model import (
     allowed_mount_mode,
     can_see_volume,
     claim_access_mode,
+    default_class,
     mode_permits,
 )
 from infra.credits.memory import InMemoryPolicies
@@ -100,6 +101,18 @@ async def test_without_a_default_class_the_first_is_chosen(w: World) -> None:
     await w.uow.volumes.put_storage_class(StorageClass("a-disk", "", False))
     made = await v.volume_create(w.uow, w.member, w.ids, w.clock, InMemoryPolicies(), name="data", size_mib=1)
     assert made.storage_class == "a-disk"
+
+
+def test_without_a_default_class_the_first_that_serves_the_scope_is_chosen() -> None:
+    rwo = StorageClass("a-local", "", False, (AccessMode.READ_WRITE_ONCE,))
+    rwx = StorageClass("b-nfs", "", False, (AccessMode.READ_WRITE_MANY,))
+    rox = StorageClass("0-tape", "", False, (AccessMode.READ_ONLY_MANY,))
+    assert default_class([rox, rwo, rwx], VolumeScope.GROUP) is rwx  # shared: ReadWriteMany
+    assert default_class([rox, rwo, rwx], VolumeScope.PERSONAL) is rwo
+    assert default_class([rox, rwx], VolumeScope.PERSONAL) is rwx  # ReadWriteMany serves one node too
+    assert default_class([rox, rwo], VolumeScope.GROUP) is rox  # none serves: the first, refused by name
+    default_rwo = replace(rwo, is_default=True)
+    assert default_class([rwx, default_rwo], VolumeScope.GROUP) is default_rwo  # the admin's default wins
 
 
 async def test_a_volume_counts_storage_not_a_session_and_a_refusal_names_the_user(w: World) -> None:
