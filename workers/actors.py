@@ -63,9 +63,11 @@ def _periodic_actor_fn(job: PeriodicJob) -> Any:
 
         try:
             result = await run_period(ctx.runs, ctx.container.clock, job.definition, period, work)
-        except JobBusy:
+        except JobBusy as busy:
             metrics.PERIODIC_RUNS.labels(job.name, "busy").inc()
-            raise  # retried with backoff by the Retries middleware
+            # expected while another process runs the period: retried with backoff by the Retries
+            # middleware (logged at INFO), not an unhandled-exception traceback at ERROR
+            raise dramatiq.Retry(str(busy)) from busy
         except Exception:
             metrics.PERIODIC_RUNS.labels(job.name, "failed").inc()
             raise

@@ -4,6 +4,7 @@ embedded runner (StubBroker + dramatiq Worker in this process) ran a good and a 
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -135,3 +136,33 @@ async def test_queue_depth_and_oldest_message_age_are_sampled_without_a_consumer
     age = REGISTRY.get_sample_value("gshare_worker_queue_oldest_message_age_seconds", {"queue": "periodic"})
     assert depth == 2
     assert age is not None and 90 <= age < 120
+
+
+async def test_a_period_busy_in_another_process_is_retried_quietly(
+    container: Container, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """JobBusy (another process runs the period) is routine: the message is retried with backoff,
+    counted as `busy`, and nothing is logged at ERROR (it used to be a traceback per retry)."""
+    from prometheus_client import REGISTRY
+
+    from domain.operations.services import JobBusy
+
+    async def busy(*_: object) -> None:
+        raise JobBusy("test.busy is running in another process")
+
+    job = PeriodicJob(JobDefinition("test.busy", Every(60), "always busy"), broken, max_retries=1)
+    monkeypatch.setattr("workers.actors.run_period", busy)
+    before = REGISTRY.get_sample_value("gshare_periodic_runs_total", {"job": "test.busy", "outcome": "busy"}) or 0
+    rt = WorkerRuntime(container, build_broker(None), (job,), threads=1, scheduler=False)
+    await rt.start()
+    try:
+        with caplog.at_level("INFO"):
+            rt.actors["test.busy"].send("2026-05-04T10:00:00+00:00", "2026-05-04T10:01:00+00:00")
+            await asyncio.to_thread(rt.broker.join, "periodic", timeout=20_000, fail_fast=False)  # type: ignore[attr-defined]
+            await asyncio.to_thread(rt.worker.join)  # type: ignore[union-attr]
+    finally:
+        await rt.stop(timeout_seconds=10)
+    after = REGISTRY.get_sample_value("gshare_periodic_runs_total", {"job": "test.busy", "outcome": "busy"})
+    assert after == before + 2  # the first delivery and its one retry
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
+    assert any("Retrying message" in r.getMessage() for r in caplog.records)
