@@ -64,6 +64,7 @@ class SessionFilter:
     organization_ids: frozenset[UUID] | None = None  # None = no filter
     group_ids: frozenset[UUID] | None = None
     states: frozenset[SessionState] | None = None
+    cluster_id: str | None = None  # placed on this cluster
 
 
 class SessionRepository(Protocol):

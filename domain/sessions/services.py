@@ -1662,16 +1662,14 @@ async def workloads_listed(
     is. Only sessions running since before the listing by `grace_seconds` and unchanged since
     it are judged (a stale listing never moves a session). Returns the sessions re-placed."""
     async with svc.uow() as uow:
-        running, _ = await uow.sessions.search(SessionFilter(states=frozenset({S.RUNNING})), 0, 100_000)
+        running, _ = await uow.sessions.search(
+            SessionFilter(states=frozenset({S.RUNNING}), cluster_id=cluster_id), 0, 100_000
+        )
     cutoff = listed_at - timedelta(seconds=grace_seconds)
     missing = [
         s
         for s in running
-        if s.cluster_id == cluster_id
-        and s.id not in present
-        and s.running_since is not None
-        and s.running_since < cutoff
-        and s.updated_at < listed_at
+        if s.id not in present and s.running_since is not None and s.running_since < cutoff and s.updated_at < listed_at
     ]
     if not missing:
         return []

@@ -99,6 +99,8 @@ class InMemorySessions:
                 scope.append(s.group_id in flt.group_ids)
             if scope and not any(scope):
                 return False
+            if flt.cluster_id is not None and s.cluster_id != flt.cluster_id:
+                return False
             return flt.states is None or s.state in flt.states
 
         rows = sorted(

@@ -275,6 +275,8 @@ class SqlSessionRepository:
             conds.append(or_(*scope))
         if flt.states is not None:
             conds.append(SessionRow.state.in_([s.value for s in flt.states]))
+        if flt.cluster_id is not None:
+            conds.append(SessionRow.cluster_id == flt.cluster_id)
         if conds:
             q = q.where(and_(*conds))
         total = await self.s.scalar(select(func.count()).select_from(q.subquery())) or 0

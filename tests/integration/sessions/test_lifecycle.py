@@ -227,3 +227,34 @@ async def test_status_reports_written_as_one_batch_apply_in_order(container: Any
     await sessions.session_stop(c.sessions, actor, s.id)
     await wait_state(c, s.id, SessionState.STOPPED)
     await cluster.close()
+
+
+async def test_a_clusters_listing_judges_only_the_sessions_placed_on_it(
+    container: Any, world: World, runtime: Any
+) -> None:
+    """An inventory listing from cluster X never re-places a session running on cluster Y
+    (the repository filters by cluster); its own cluster's listing that names it leaves it be."""
+    from datetime import timedelta
+
+    from domain.sessions.ports import SessionFilter
+
+    c = container
+    cat = await catalog_for(c)
+    actor, _ = await member(c, world, world.g1, prefix="listed")
+    s = await sessions.session_create(c.sessions, actor, gpu_request(cat, "listed", expiry=Expiry.H4))
+    running = await wait_state(c, s.id, SessionState.RUNNING)
+    assert running.cluster_id == "demo"
+    async with c.uow() as uow:
+        here, _ = await uow.sessions.search(
+            SessionFilter(states=frozenset({SessionState.RUNNING}), cluster_id="demo"), 0, 500
+        )
+        elsewhere, _ = await uow.sessions.search(SessionFilter(cluster_id="another-cluster"), 0, 500)
+    assert s.id in {x.id for x in here} and all(x.cluster_id == "demo" for x in here)
+    assert elsewhere == []
+    later = running.updated_at + timedelta(seconds=5)
+    assert await sessions.workloads_listed(c.sessions, "another-cluster", frozenset(), later, grace_seconds=0) == []
+    assert (await wait_state(c, s.id, SessionState.RUNNING)).version == running.version
+    present = frozenset(x.id for x in here)
+    assert await sessions.workloads_listed(c.sessions, "demo", present, later, grace_seconds=0) == []
+    await sessions.session_stop(c.sessions, actor, s.id)
+    await wait_state(c, s.id, SessionState.STOPPED)
