@@ -43,7 +43,8 @@ class AccountRef:
 
     def __post_init__(self) -> None:
         if (self.kind in OWNERLESS_KINDS) != (self.owner_id is None):
-            raise InvalidTransferError(f"a {self.kind} account {_owner_rule(self.kind)}", "account")
+            article = "an" if self.kind.value[0] in "aeio" else "a"  # "an organization", "a user"
+            raise InvalidTransferError(f"{article} {self.kind} account {_owner_rule(self.kind)}", "account")
 
     @classmethod
     def system(cls) -> AccountRef:

@@ -122,7 +122,7 @@ def test_accounts_need_an_owner_exactly_when_their_kind_has_one() -> None:
     for kind, message in (
         (AccountKind.USER, "a user account needs an owner id"),
         (AccountKind.GROUP, "a group account needs an owner id"),
-        (AccountKind.ORGANIZATION, "a organization account needs an owner id"),
+        (AccountKind.ORGANIZATION, "an organization account needs an owner id"),
     ):
         with pytest.raises(InvalidTransferError) as err:
             AccountRef(kind)
