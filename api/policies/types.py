@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -16,7 +16,15 @@ from api.context import Info
 from api.credits.types import Scope
 from domain.common.errors import DomainError
 from domain.policies import services as policies
-from domain.policies.model import EffectivePolicy, EffectiveSetting, PolicyScope, PolicyScopeKind, ResourcePolicy
+from domain.policies.model import (
+    EffectivePolicy,
+    EffectiveSetting,
+    PolicyScope,
+    PolicyScopeKind,
+    ResourcePolicy,
+    Usage,
+    standings,
+)
 
 
 def quantity_text(value: int | Fraction) -> str:
@@ -151,6 +159,14 @@ class EffectiveLimit:
     scope: Scope
     value: str = strawberry.field(description='Exact quantity, e.g. "4" or "2.5".')
     model: str | None = strawberry.field(description="For modelCaps: the offering model.")
+    used: str | None = strawberry.field(
+        default=None,
+        description='What the scope that set the limit uses now (counted as admission counts it), e.g. "2.5".',
+    )
+    remaining: str | None = strawberry.field(
+        default=None,
+        description='What is left of the limit before new work is refused (value - used, never below "0").',
+    )
 
 
 def _setting(s: EffectiveSetting) -> Any:
@@ -197,11 +213,26 @@ class EffectivePolicyType:
     def preemptible(self) -> EffectiveBooleanSetting:
         return self._bool("preemptible")
 
-    @strawberry.field(description="Every aggregate limit on the chain, most specific scope first.")
-    def limits(self) -> list[EffectiveLimit]:
+    @strawberry.field(
+        description="Every aggregate limit on the chain, most specific scope first, with what the scope that set it "
+        "uses now and what is left of it."
+    )
+    async def limits(self, info: Info) -> list[EffectiveLimit]:
+        scopes = tuple(dict.fromkeys(limit.scope for limit in self.model.limits))
+        usage: Mapping[PolicyScope, Usage] = {}
+        if scopes:
+            async with info.context.container.uow() as uow:
+                usage = await uow.usage.usage(scopes)
         return [
-            EffectiveLimit(field=camel(x.name), scope=Scope.of(x.scope), value=quantity_text(x.value), model=x.model)
-            for x in self.model.limits
+            EffectiveLimit(
+                field=camel(x.limit.name),
+                scope=Scope.of(x.limit.scope),
+                value=quantity_text(x.limit.value),
+                model=x.limit.model,
+                used=quantity_text(x.used),
+                remaining=quantity_text(x.remaining),
+            )
+            for x in standings(self.model, usage)
         ]
 
     @strawberry.field(description="Clusters allowed at every level (null: any cluster).")

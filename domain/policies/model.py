@@ -284,6 +284,34 @@ _UNITS = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class LimitStanding:
+    """One aggregate limit against the current use of the scope it bounds: what is left of it
+    before the next session (or volume) is refused."""
+
+    limit: EffectiveLimit
+    used: int | Fraction
+
+    @property
+    def remaining(self) -> int | Fraction:
+        """Never below 0 (a limit lowered under the current use leaves nothing, not a debt)."""
+        left = self.limit.value - self.used
+        return left if left > 0 else 0
+
+
+def standings(effective: EffectivePolicy, usage: Mapping[PolicyScope, Usage]) -> tuple[LimitStanding, ...]:
+    """Every limit of `effective` with the use `check` counts against it, in the same order."""
+    out: list[LimitStanding] = []
+    for limit in effective.limits:
+        used_now = usage.get(limit.scope, Usage())
+        if limit.name == "model_caps":
+            used: int | Fraction = used_now.per_model.get(limit.model or "", Fraction(0))
+        else:
+            used = getattr(used_now, _UNITS[limit.name][0])
+        out.append(LimitStanding(limit, used))
+    return tuple(out)
+
+
 def format_quantity(value: int | Fraction) -> str:
     """3.75, 4, 0.5; thirds and other non-decimal fractions to three places."""
     if isinstance(value, int) or value.denominator == 1:

@@ -64,12 +64,19 @@ def test_the_printed_member_starts_a_session_and_its_cost_rises(browser: Any, fr
     page.get_by_role("button", name="Sign in", exact=True).click()
     page.get_by_test_id("dashboard").wait_for()
     page.wait_for_function("() => document.querySelector('[data-testid=active-group]')?.value?.endsWith('/ ML-Lab')")
+    # the home page says what is left of the group's caps (the demo's ML-Lab: 4 sessions, 4 GPUs)
+    sessions_cap = page.get_by_test_id("group-caps").get_by_test_id("cap-maxConcurrentSessions")
+    sessions_cap.wait_for()
+    assert re.search(r"\d+ / 4\b", sessions_cap.inner_text()), sessions_cap.inner_text()
     shot(page, screenshots, "first-run-dashboard")
 
     # a GPU session, straight away: credits, policy and active group came with the demo
     page.get_by_test_id("nav-/sessions").click()
     page.get_by_test_id("session-new").click()
     page.get_by_label("Name", exact=True).fill("my-first-gpu")
+    # before choosing: the cards of each model now (Total / Used / Available) and the caps left
+    page.get_by_test_id("gpu-availability-row").first.wait_for()
+    page.get_by_test_id("group-caps").get_by_test_id("cap-maxGpus").wait_for()
     page.get_by_test_id("offering-select").click()
     page.get_by_role("option", name=re.compile("A100-80GB")).click()
     page.get_by_test_id("preset-select").click()

@@ -270,6 +270,9 @@ def test_every_page_in_korean_with_no_english_word_and_no_cut_badge(
                 "[data-testid=capacity-by-resource] td", "tds => tds.map((td) => td.textContent.trim())"
             )
             assert cells and "—" not in [c[:1] for c in cells], cells
+        if path == "/sessions/new":  # cards per model now, and the caps on the admin's chain
+            assert page.get_by_test_id("gpu-availability-row").count() > 0
+            assert page.get_by_test_id("group-caps").count() == 1
         if path == "/admin/usage":  # opens on the demo's organisation, not the empty default one
             assert page.get_by_role("heading", name=re.compile("^Demo University:")).count() == 1
         if path == "/admin/audit":  # targets by name where they have one, not only by UUID

@@ -259,3 +259,20 @@ async def test_budget_and_policy_changes_on_a_scope_out_of_reach_answer_like_a_m
             for b in (foreign_budget.id, uuid.uuid4())
         ]
         assert deleted[0] == deleted[1] and deleted[0]["errors"][0]["code"] == "NOT_FOUND", (role, deleted)
+
+
+async def test_each_effective_limit_says_what_its_scope_uses_and_what_is_left(as_: Any, w: World) -> None:
+    """Issue 18: session creation and the home page show the group's caps and what is left of
+    them (the member's world has no sessions or volumes in this group: all of it is left)."""
+    g1 = scope("GROUP", "Group", w.g1)
+    ok(await policy_set(as_("org_admin"), g1, maxConcurrentSessions=3, maxGpus="2.5", storageQuotaMib=500))
+    try:
+        q = "query($g: ID) { effectivePolicy(groupId: $g) { limits { field scope { kind } value used remaining } } }"
+        limits = (await as_("member")(q, g=gid("Group", w.g1)))["effectivePolicy"]["limits"]
+        assert {x["field"]: (x["scope"]["kind"], x["value"], x["used"], x["remaining"]) for x in limits} == {
+            "maxConcurrentSessions": ("GROUP", "3", "0", "3"),
+            "maxGpus": ("GROUP", "2.5", "0", "2.5"),
+            "storageQuotaMib": ("GROUP", "500", "0", "500"),
+        }
+    finally:
+        ok(await policy_delete(as_("org_admin"), g1))

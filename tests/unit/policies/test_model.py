@@ -189,3 +189,33 @@ def test_a_whole_fraction_prints_every_digit_however_large() -> None:
     # past 2**53 a float no longer holds every integer: whole numbers are printed as integers
     assert format_quantity(Fraction(2**53 + 1)) == "9007199254740993"
     assert format_quantity(2**53 + 1) == "9007199254740993"
+
+
+def test_each_limit_stands_against_the_use_of_the_scope_it_bounds() -> None:
+    from domain.policies.model import standings
+
+    policies = {
+        PolicyScope.group(GROUP_ID): ResourcePolicy(
+            PolicyScope.group(GROUP_ID), max_gpus=Fraction(4), model_caps={"A100": Fraction(2)}, max_memory_mib=1000
+        ),
+        GLOBAL_SCOPE: ResourcePolicy(GLOBAL_SCOPE, max_concurrent_sessions=3),
+    }
+    effective = resolve(CHAIN, policies)
+    usage = {
+        PolicyScope.group(GROUP_ID): Usage(
+            sessions=2, gpus=Fraction(5, 2), per_model={"A100": Fraction(5, 2)}, memory_mib=400
+        ),
+        PolicyScope.user(USER_ID): Usage(sessions=1, gpus=Fraction(1)),
+        GLOBAL_SCOPE: Usage(sessions=4),
+    }
+    got = {(s.limit.name, s.limit.scope.kind): (s.used, s.remaining) for s in standings(effective, usage)}
+    assert got == {
+        ("max_gpus", PolicyScopeKind.GROUP): (Fraction(5, 2), Fraction(3, 2)),
+        ("max_memory_mib", PolicyScopeKind.GROUP): (400, 600),
+        # a cap already passed (it was lowered) leaves nothing, not a negative amount
+        ("model_caps", PolicyScopeKind.GROUP): (Fraction(5, 2), 0),
+        ("max_concurrent_sessions", PolicyScopeKind.GLOBAL): (4, 0),
+    }
+    # a scope with no use yet counts 0
+    fresh = standings(effective, {})
+    assert [(s.used, s.remaining) for s in fresh] == [(0, 4), (0, 1000), (0, 2), (0, 3)]

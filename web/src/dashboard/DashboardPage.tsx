@@ -10,6 +10,7 @@ import { SessionsTable } from "../sessions/SessionsTable";
 import { CapacityCard } from "./CapacityCard";
 import { NotificationsCard } from "./NotificationsCard";
 import { WalletCard } from "../credits/WalletCard";
+import { GroupCapsCard } from "../sessions/GroupCaps";
 
 const ActiveGroupSetDocument = graphql(`
   mutation ActiveGroupSet($input: ActiveGroupSetInput!) {
@@ -98,6 +99,7 @@ export default function DashboardPage() {
         }
       />
       <WalletCard />
+      {me.activeGroup && <GroupCapsCard groupId={me.activeGroup.id} title={t("caps.homeTitle")} />}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <GroupCard />
         <NotificationsCard />

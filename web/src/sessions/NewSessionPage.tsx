@@ -13,6 +13,8 @@ import { classCostRange, holdEstimate } from "../common/cost";
 import { SessionCreateDocument } from "./documents";
 import { EXPIRIES } from "./expiries";
 import { validateSessionDraft, EXPIRY_SECONDS, type MountDraft } from "./sessionDraft";
+import { CapsSummary } from "./GroupCaps";
+import { useViewer } from "../app/viewer";
 
 const NewSessionChoicesDocument = graphql(`
   query NewSessionChoices($offeringId: ID!, $withOffering: Boolean!) {
@@ -107,6 +109,7 @@ const FIELDS = ["name", "imageId", "presetId", "offeringId", "templateId", "expi
 export default function NewSessionPage() {
   const { t, language } = useLanguage();
   const [, navigate] = useLocation();
+  const { me } = useViewer();
   const offerings = useOfferings().filter((o) => o.enabled);
   const [name, setName] = useState("");
   const [offeringId, setOfferingId] = useState<string | null>(null);
@@ -269,6 +272,7 @@ export default function NewSessionPage() {
             </Stack>
           </Card>
           <Stack>
+            <CapsSummary groupId={me.activeGroup?.id} />
             <Card withBorder>
               <Title order={5} mb="xs">
                 {t("sessions.estimate")}
