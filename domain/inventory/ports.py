@@ -8,11 +8,11 @@ handles one path whatever the cluster is.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 from uuid import UUID
 
 from domain.inventory.model import Inventory, Placement
@@ -177,4 +177,15 @@ class ClusterPort(Protocol):
     async def delete_pull_secret(self, name: str) -> None:
         """Delete a registry's pull secret, once its credentials are removed or replaced by
         none (already gone is not an error)."""
+        ...
+
+
+@runtime_checkable
+class AppliesMany(Protocol):
+    """A cluster that takes several workloads in one call (one write for all of them): what
+    a batch of admissions hands off together (issue 19). A cluster without it gets one
+    `apply` per workload."""
+
+    async def apply_many(self, specs: Sequence[WorkloadSpec]) -> list[Exception | None]:
+        """`apply` of every spec; per spec, in order, None or what applying it raised."""
         ...

@@ -43,6 +43,7 @@ from domain.credits.model import AccountRef, Attribution, Balance, HoldRequest, 
 from domain.credits.ports import BudgetRepository, Ledger, WalletHolds
 from domain.inventory.model import GpuKind, Placement
 from domain.inventory.ports import (
+    AppliesMany,
     Endpoint,
     PullSecret,
     StatusReport,
@@ -207,6 +208,8 @@ class _Effects:
     readmit: list[UUID] = field(default_factory=list)
     # sessions this request just wrote and placed, with their image: the hand-off reuses them
     handed: dict[UUID, tuple[Session, Image | None]] = field(default_factory=dict)
+    # the hand-off of its batch's fresh sessions, under way (one call per cluster for all)
+    batch: _BatchHandOff | None = None
 
 
 def session_topic(session_id: UUID) -> str:
@@ -919,10 +922,72 @@ async def _decide_together(
         for user_id in sorted({h.user_id for h in holds}):  # as the ledger announces its holds
             uow.publish_after_commit(wallet_topic(user_id), {"userId": str(user_id)})
         await uow.commit()
+    together = _BatchHandOff()
     for item, (s, effects) in decided:
         if s.id in effects.apply:
             effects.handed[s.id] = (s, item.resolved.image)
+            if _alone_with_its_hand_off(s, item.resolved.image, effects):
+                together.add(s)
+                effects.batch = together
     return outcomes
+
+
+def _alone_with_its_hand_off(s: Session, image: Image | None, effects: _Effects) -> bool:
+    """A fresh session whose admission does nothing after commit but hand it off, and whose
+    workload needs nothing read (no volume, no registry's pull secret): handed off with the
+    rest of its batch. One that preempted or re-admitted others keeps its effects' order."""
+    return (
+        effects.apply == [s.id]
+        and not (effects.settle or effects.pause or effects.delete or effects.release_holds or effects.readmit)
+        and not s.mounts
+        and (image is None or image.registry_id is None)
+        and s.cluster_id is not None
+    )
+
+
+class _BatchHandOff:
+    """Step 8 of a batch's fresh sessions at once, when the first of their admissions runs
+    its effects: one call per cluster (`AppliesMany`: one write for all of them), in the
+    batch's order. Each admission awaits its own session's outcome and fails alone if its
+    hand-off failed."""
+
+    def __init__(self) -> None:
+        self._specs: dict[str, list[WorkloadSpec]] = {}
+        self._task: asyncio.Task[dict[UUID, Exception | None]] | None = None
+
+    def add(self, s: Session) -> None:
+        assert s.cluster_id is not None
+        self._specs.setdefault(s.cluster_id, []).append(workload_spec(s))
+
+    async def outcome(self, svc: SessionServices, session_id: UUID) -> Exception | None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(svc), name="admission-hand-off")
+        # the hand-off goes on if this request is given up: the others wait for it
+        return (await asyncio.shield(self._task)).get(session_id)
+
+    async def _run(self, svc: SessionServices) -> dict[UUID, Exception | None]:
+        out: dict[UUID, Exception | None] = {}
+        for cluster_id, specs in self._specs.items():
+            port = svc.clusters.get(cluster_id)
+            results: list[Exception | None]
+            if port is None:
+                results = [RuntimeError(f"no adapter for cluster {cluster_id}")] * len(specs)
+            elif isinstance(port, AppliesMany):
+                try:
+                    results = await port.apply_many(specs)
+                except Exception as exc:
+                    results = [exc] * len(specs)
+            else:
+                results = []
+                for spec in specs:
+                    try:
+                        await port.apply(spec)
+                    except Exception as exc:
+                        results.append(exc)
+                    else:
+                        results.append(None)
+            out.update(zip((spec.session_id for spec in specs), results, strict=True))
+        return out
 
 
 @dataclass
@@ -1125,6 +1190,12 @@ async def _run_effects(svc: SessionServices, effects: _Effects) -> None:
     for sid in effects.readmit:
         await _recheck_readmitted(svc, sid)
     for sid in effects.apply:
+        if effects.batch is not None and sid in effects.handed:
+            failed = await effects.batch.outcome(svc, sid)
+            if failed is not None:
+                log.error("hand-off of session %s failed", sid, exc_info=failed)
+                await _fail(svc, sid, f"step 8 (hand-off): {failed}")
+            continue
         await _hand_off(svc, sid, effects.handed.get(sid))
 
 

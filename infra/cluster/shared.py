@@ -34,7 +34,7 @@ from dataclasses import replace
 from typing import Any, cast
 from uuid import UUID
 
-from sqlalchemy import Table, bindparam, delete, func, select, text, update
+from sqlalchemy import Table, bindparam, delete, func, or_, select, text, update
 from sqlalchemy.dialects.postgresql import JSONB, insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
@@ -59,6 +59,7 @@ log = logging.getLogger(__name__)
 W = cast(Table, SimulatedWorkloadRow.__table__)
 C = cast(Table, SimulatedClaimRow.__table__)
 RUN, PAUSE, DELETE = "run", "pause", "delete"
+P = WorkloadPhase
 ENDED = (WorkloadPhase.STOPPED, WorkloadPhase.FAILED, WorkloadPhase.SUCCEEDED)
 LOG_LINES = 100  # of a pod's log kept in its row (what log_tail answers from another process)
 
@@ -155,6 +156,27 @@ def _claim_from_json(d: dict[str, Any]) -> VolumeClaimSpec:
 Reports = Callable[[Sequence[StatusReport]], Awaitable[object]]
 
 
+def _apply_statement(hosted: bool) -> Any:
+    """A workload's row, asked to run: inserted, or its generation bumped unless it was
+    applied already and has not ended (as a Kubernetes apply of the same spec, nothing to
+    do); `hosted`: the host acts on it before the call returns, so it is observed at once.
+    Built once, executed with each call's rows (building it cost more than running it)."""
+    stmt = insert(W)
+    # no IN (...): an expanding list cannot be executed with many rows
+    running = or_(W.c.phase.is_(None), *(W.c.phase == p.value for p in (P.SCHEDULED, P.STARTING, P.RUNNING)))
+    bumped: dict[str, Any] = {"spec": stmt.excluded.spec, "desired": RUN, "generation": W.c.generation + 1}
+    if hosted:
+        bumped["observed"] = W.c.generation + 1
+    return stmt.on_conflict_do_update(
+        index_elements=[W.c.cluster_id, W.c.session_id],
+        set_=bumped,
+        where=~((W.c.desired == RUN) & running),
+    )
+
+
+_APPLY, _APPLY_HOSTED = _apply_statement(False), _apply_statement(True)
+
+
 class SharedSimulatedCluster:
     """The `ClusterPort` of one process for the deployment's one simulated cluster; hosts it
     while this process holds the cluster's lock (see the module's docstring)."""
@@ -207,33 +229,44 @@ class SharedSimulatedCluster:
     # -- ClusterPort ----------------------------------------------------------------------
 
     async def apply(self, spec: WorkloadSpec) -> None:
-        data = spec_to_json(replace(spec, pull_secret=None))
+        failed = (await self.apply_many([spec]))[0]
+        if failed is not None:
+            raise failed
+
+    async def apply_many(self, specs: Sequence[WorkloadSpec]) -> list[Exception | None]:
+        """Every spec's row in one statement and one transaction (a batch of admissions hands
+        its sessions off together, issue 19), then, when this process hosts, the engine acts
+        on each in order."""
+        if not specs:
+            return []
         async with self._direct() as sim:
-            stmt = insert(W).values(
-                cluster_id=self._cluster_id,
-                session_id=spec.session_id,
-                spec=data,
-                desired=RUN,
-                generation=1,
-                observed=1 if sim is not None else 0,
-                log=[],
-            )
-            running = [WorkloadPhase.SCHEDULED.value, WorkloadPhase.STARTING.value, WorkloadPhase.RUNNING.value]
-            bumped: dict[str, Any] = {"spec": stmt.excluded.spec, "desired": RUN, "generation": W.c.generation + 1}
-            if sim is not None:
-                bumped["observed"] = W.c.generation + 1
-            stmt = stmt.on_conflict_do_update(
-                index_elements=[W.c.cluster_id, W.c.session_id],
-                set_=bumped,
-                # applied already and not ended: as a Kubernetes apply of the same spec, nothing to do
-                where=~((W.c.desired == RUN) & (W.c.phase.is_(None) | W.c.phase.in_(running))),
-            )
+            observed = 1 if sim is not None else 0
+            rows = [
+                {
+                    "cluster_id": self._cluster_id,
+                    "session_id": spec.session_id,
+                    "spec": spec_to_json(replace(spec, pull_secret=None)),
+                    "desired": RUN,
+                    "generation": 1,
+                    "observed": observed,
+                    "log": [],
+                }
+                for spec in specs
+            ]
             async with self._db.begin() as conn:
-                await conn.execute(stmt)
+                await conn.execute(_APPLY_HOSTED if sim is not None else _APPLY, rows)
             if sim is not None:
-                await sim.apply(spec)  # idempotent: an unchanged row's pod runs already
-                return
+                outcomes: list[Exception | None] = []
+                for spec in specs:
+                    try:
+                        await sim.apply(spec)  # idempotent: an unchanged row's pod runs already
+                    except Exception as exc:
+                        outcomes.append(exc)
+                    else:
+                        outcomes.append(None)
+                return outcomes
         await self._wake()
+        return [None] * len(specs)
 
     async def pause(self, session_id: UUID) -> None:
         await self._want(session_id, PAUSE, W.c.desired == RUN)

@@ -117,6 +117,32 @@ async def test_requests_through_the_other_process_reach_the_one_host(pair: tuple
     assert a.pod(s.session_id) is None
 
 
+async def test_several_workloads_applied_in_one_call_through_either_process(
+    pair: tuple[SharedSimulatedCluster, ...],
+) -> None:
+    """What a batch of admissions hands off together (issue 19): one write for all, each
+    workload then as if applied alone; applied again, nothing new."""
+    a, b = pair
+    await a.start()
+    await b.start()
+    hosted, remote = [spec(), spec(), spec()], [spec(), spec()]
+    assert await a.apply_many(hosted) == [None, None, None]
+    assert await b.apply_many(remote) == [None, None]
+    for s in hosted + remote:
+        await until(lambda s=s: P.RUNNING in reports_of(a).phases(s.session_id))  # type: ignore[misc]
+    assert await a.apply_many(hosted[:2]) == [None, None]  # applied already: nothing to do
+    assert await b.apply_many(remote) == [None, None]
+    await b.pause(remote[0].session_id)
+    await until(lambda: P.STOPPED in reports_of(a).phases(remote[0].session_id))
+    assert await b.apply_many(remote) == [None, None]  # the paused one runs again, the other is left
+    await until(lambda: reports_of(a).phases(remote[0].session_id).count(P.RUNNING) == 2)
+    for s in hosted + remote:
+        want = [P.STARTING, P.RUNNING] + ([P.STOPPED, P.STARTING, P.RUNNING] if s is remote[0] else [])
+        assert reports_of(a).phases(s.session_id) == want
+    assert reports_of(b).seen == []
+    assert await a.apply_many([]) == []
+
+
 async def test_the_other_process_takes_over_with_what_ran(pair: tuple[SharedSimulatedCluster, ...]) -> None:
     a, b = pair
     await a.start()

@@ -262,7 +262,11 @@ async def test_step8_a_failed_hand_off_fails_the_session_and_frees_everything(
     async def broken(spec: Any) -> None:
         raise RuntimeError("the API server refused the custom resource")
 
+    async def broken_many(specs: Any) -> list[Exception | None]:
+        raise RuntimeError("the API server refused the custom resource")
+
     monkeypatch.setattr(demo, "apply", broken)
+    monkeypatch.setattr(demo, "apply_many", broken_many)  # a batch's hand-off (issue 19)
     s = await sessions.session_create(c.sessions, sc.actor, gpu_request(cat))
     failed = await wait_state(c, s.id, SessionState.FAILED)
     assert "step 8 (hand-off)" in failed.state_reason and failed.placement is None

@@ -16,7 +16,8 @@ from domain.scheduling.model import Allocation
 from domain.scheduling.queue import QueueEntry
 from domain.sessions import services as s
 from domain.sessions.errors import AdmissionRefused
-from tests.unit.sessions.world import C, SessionsWorld
+from domain.sessions.model import SessionState as S
+from tests.unit.sessions.world import C, Cluster1, Registry, SessionsWorld
 
 # (who, preset): quarter cards (L), whole cards and CPU sessions from two users of G1. The
 # member's 1 credit pays for one quarter card-hour (0.9): its later GPU asks are refused at
@@ -94,3 +95,47 @@ async def test_a_burst_decided_in_batches_decides_as_in_series() -> None:
     assert {"refused"} < set(states) and len(set(states)) >= 3, states
     assert {d[1] for d in serial if d[0] == "refused"} == {4, 6}, serial
     assert serial_wallets["True"] == (C, int(Fraction(9, 10) * C))  # the member holds one quarter card-hour
+
+
+class _TakesMany(Cluster1):
+    """A cluster taking a batch's workloads in one call (`AppliesMany`); the second workload
+    of its first call cannot be applied."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[list[UUID]] = []
+
+    async def apply_many(self, specs: Any) -> list[Exception | None]:
+        self.calls.append([spec.session_id for spec in specs])
+        outcomes: list[Exception | None] = []
+        for spec in specs:
+            if len(self.calls) == 1 and len(outcomes) == 1:
+                outcomes.append(RuntimeError("the API server refused it"))
+            else:
+                self.applied.append(spec)
+                outcomes.append(None)
+        return outcomes
+
+
+async def test_a_batch_hands_its_sessions_off_in_one_call_and_a_failed_one_fails_alone() -> None:
+    w = await SessionsWorld.build()
+    cluster = _TakesMany()
+    w.svc.clusters = Registry(cluster)
+    made = await asyncio.gather(
+        *(s.session_create(w.svc, w.actor("gadmin"), w.request("cpu", name=f"c{i}")) for i in range(8))
+    )
+    assert max(w.svc.admissions.sizes) > 1, w.svc.admissions.sizes
+    handed = [sid for call in cluster.calls for sid in call]
+    assert sorted(handed) == sorted(m.id for m in made)  # each once
+    assert len(cluster.calls) < len(made)  # together: one call per batch
+    failed = cluster.calls[0][1]
+    for m in made:
+        stored = w.state.sessions[m.id]
+        if m.id == failed:
+            assert stored.state is S.FAILED
+            assert stored.state_reason == "step 8 (hand-off): the API server refused it"
+        else:
+            assert stored.state is S.SCHEDULED, (stored.state, stored.state_reason)
+    placed = {Allocation.from_dict(a).workload_id for a in w.state.capacity.allocations}
+    assert placed == {str(m.id) for m in made if m.id != failed}  # the failed one's place is freed
+    assert [spec.session_id for spec in cluster.applied] == [sid for sid in handed if sid != failed]
