@@ -28,6 +28,7 @@ from api.limits import DocumentGate, DocumentGuard, DocumentPolicy
 from api.operations.queries import OperationsQuery
 from api.policies.mutations import PoliciesMutation
 from api.policies.queries import PoliciesQuery
+from api.sessions.history import HistoryQuery
 from api.sessions.mutations import SessionsMutation
 from api.sessions.queries import SessionsQuery
 from api.sessions.subscriptions import AdminSessionsSubscription, SessionsSubscription, WalletSubscription
@@ -59,6 +60,7 @@ Query = merge_types(
         InventoryQuery,
         ClustersQuery,
         SessionsQuery,
+        HistoryQuery,
         OperationsQuery,
     ),
 )

@@ -26,6 +26,7 @@ from infra.ledger_events import PublishingLedger
 from infra.reference_cache import CachedBudgets, CachedPolicies
 from infra.security import Argon2PasswordHasher, UrandomSecrets
 from infra.settings import Settings
+from infra.usage_history import SqlUsageHistory
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,14 @@ class Container:
     sessions: SessionServices
     actors: ActorCache = field(default_factory=ActorCache)
     extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def history(self) -> SqlUsageHistory:
+        """The per-minute usage history (the `usage.history` job writes it, reports read it)."""
+        found = self.extras.get("usage_history")
+        if found is None:
+            found = self.extras["usage_history"] = SqlUsageHistory(self.engine)
+        return found  # type: ignore[no-any-return]
 
     async def aclose(self) -> None:
         for resource in (self.events, self.usage):

@@ -305,6 +305,13 @@ class Settings(BaseSettings):
     idle_warning_seconds: int = setting(
         300, "an idle session's owner is told this long before idle reclaim pauses it", used_by=JOBS
     )
+    usage_history_retention_days: int = setting(
+        90,
+        "per-minute usage history (each session's GPU util, GPU memory, CPU, memory and allocation) is kept this "
+        "many days; the `usage.history` job deletes older minutes",
+        used_by=JOBS,
+        ge=1,
+    )
 
     @classmethod
     def settings_customise_sources(

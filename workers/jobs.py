@@ -176,3 +176,22 @@ async def poll_prometheus(container: Container) -> JobSummary:
         samples=recorded,
         clusters=len(clusters),
     )
+
+
+async def record_usage_history(container: Container) -> JobSummary:
+    """The running sessions' last whole minutes, from the UsageStore into the per-minute history
+    (one upsert), and the history past `usage_history_retention_days` deleted. Idempotent: a row
+    is keyed by session and minute and recomputed from the same samples."""
+    from domain.sessions.history import record_history
+    from domain.sessions.model import SessionState
+
+    async with container.uow() as uow:
+        running = await uow.sessions.active_in(frozenset({SessionState.RUNNING}))
+    outcome = await record_history(
+        running,
+        container.usage,
+        container.history,
+        container.clock.now(),
+        timedelta(days=container.settings.usage_history_retention_days),
+    )
+    return JobSummary(outcome.summary(), outcome.counts())

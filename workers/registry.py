@@ -40,6 +40,7 @@ PERIODIC_JOBS: tuple[PeriodicJob, ...] = (
     PeriodicJob(catalog.BY_NAME["sessions.sweep_residue"], jobs.sweep_residue),
     PeriodicJob(catalog.BY_NAME["credits.budget_alerts"], jobs.budget_alerts),
     PeriodicJob(catalog.BY_NAME["usage.prometheus"], jobs.poll_prometheus),
+    PeriodicJob(catalog.BY_NAME["usage.history"], jobs.record_usage_history),
     PeriodicJob(catalog.BY_NAME["tenancy.purge_login_sessions"], jobs.purge_login_sessions),
 )
 if {j.name for j in PERIODIC_JOBS} != set(catalog.BY_NAME):  # pragma: no cover - a definition without work

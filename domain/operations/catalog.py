@@ -49,6 +49,11 @@ PERIODIC: tuple[JobDefinition, ...] = (
         Every(15),
         "Live usage of the clusters that have a Prometheus (per-pod cAdvisor, HAMi and DCGM series).",
     ),
+    JobDefinition(
+        "usage.history",
+        Every(60, offset_seconds=10),
+        "Roll running sessions' live usage into per-minute history; delete history past its retention.",
+    ),
     JobDefinition("tenancy.purge_login_sessions", Every(3600, offset_seconds=120), "Delete expired sign-ins."),
 )
 

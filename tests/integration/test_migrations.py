@@ -211,3 +211,31 @@ def test_operations_1_keeps_stored_run_summaries_without_counts() -> None:
         )
     finally:
         db.drop()
+
+
+def test_history_1_adds_an_empty_usage_history_beside_the_kept_data() -> None:
+    from tests.support.migrations import execute, fetch
+
+    db = database_at("operations_1")
+    try:
+        before = asyncio.run(row_counts(db.url))
+        migrate.upgrade(db.url, "history_1")
+        after = asyncio.run(row_counts(db.url))
+        assert after.pop("usage_minutes") == 0
+        assert after == before
+        # a minute of a stored running session, as the rollup writes it
+        asyncio.run(
+            execute(
+                db.url,
+                "INSERT INTO usage_minutes (session_id, minute, cluster_id, node_id, organization_id, group_id, "
+                "owner_id, card_equivalents, cpu_millicores_allocated, memory_mib_allocated, samples) "
+                "SELECT id, date_trunc('minute', now()), coalesce(cluster_id, ''), '', organization_id, group_id, "
+                "owner_id, 1, cpu_millicores, memory_mib, 0 FROM sessions ORDER BY id LIMIT 1",
+            )
+        )
+        assert asyncio.run(fetch(db.url, "SELECT count(*) FROM usage_minutes")) == [(1,)]
+        migrate.downgrade(db.url, "operations_1")
+        assert "usage_minutes" not in asyncio.run(row_counts(db.url))
+        assert asyncio.run(row_counts(db.url)) == before
+    finally:
+        db.drop()

@@ -11,4 +11,5 @@ from infra.db.models import (  # noqa: F401
     sessions,
     simulated,
     tenancy,
+    usage_history,
 )

@@ -111,6 +111,10 @@ NO_SCOPE: dict[tuple[str, str], str] = {
     ("Subscription", "myWallet"): _VIEWER,
     ("Subscription", "adminSessionsChanged"): "streams what the viewer administers; takes no argument",
     ("Query", "idleReclaimReport"): "reads the audit log of the scopes the viewer administers; takes only a period",
+    **{
+        ("Query", f): "reads the usage history of the scopes the viewer administers; takes only a period and a split"
+        for f in ("usageHistory", "idleCreditsReport")
+    },
     ("Subscription", "capacityChanged"): _GLOBAL,
 }
 

@@ -181,7 +181,7 @@ def test_job_periods_are_tuned_by_name_and_an_unknown_name_is_refused() -> None:
 def test_the_catalog_names_each_job_once_with_its_cadence() -> None:
     from domain.operations.catalog import BY_NAME, METER_TICK_SECONDS, PERIODIC
 
-    assert len(BY_NAME) == len(PERIODIC) == 9 and METER_TICK_SECONDS == 60
+    assert len(BY_NAME) == len(PERIODIC) == 10 and METER_TICK_SECONDS == 60
     assert {name: (d.cadence.seconds, d.cadence.offset_seconds) for name, d in BY_NAME.items()} == {
         "credits.refills": (60, 0),
         "sessions.meter": (60, 0),
@@ -191,6 +191,7 @@ def test_the_catalog_names_each_job_once_with_its_cadence() -> None:
         "sessions.sweep_residue": (60, 50),
         "credits.budget_alerts": (300, 40),
         "usage.prometheus": (15, 0),
+        "usage.history": (60, 10),
         "tenancy.purge_login_sessions": (3600, 120),
     }
     assert BY_NAME["sessions.drain_queue"].description == "Admit queued sessions that fit now."

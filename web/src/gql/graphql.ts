@@ -787,6 +787,44 @@ export type IdInput = {
   id: Scalars['ID']['input'];
 };
 
+export type IdleCreditsDimension =
+  | 'GROUP'
+  | 'ORGANIZATION'
+  | 'USER';
+
+/** Credits spent on GPU sessions while their GPU util stayed below a threshold, in the scopes you administer (nothing for a member). */
+export type IdleCreditsReport = {
+  __typename?: 'IdleCreditsReport';
+  belowPercent: Scalars['Float']['output'];
+  by: IdleCreditsDimension;
+  charged: Credits;
+  idleCharged: Credits;
+  /** Most idle credits first. */
+  rows: Array<IdleCreditsRow>;
+  since: Scalars['DateTime']['output'];
+  until: Scalars['DateTime']['output'];
+};
+
+/** One organisation, group or user of an idle-credits report. */
+export type IdleCreditsRow = {
+  __typename?: 'IdleCreditsRow';
+  /** What the ledger charged these sessions in the period. */
+  charged: Credits;
+  id: Scalars['ID']['output'];
+  /** The part of it paid while idle: each session's charges × its idle minutes / its minutes. */
+  idleCharged: Credits;
+  /** Minutes whose mean GPU util was below the threshold. */
+  idleMinutes: Scalars['Int']['output'];
+  /** Their recorded minutes. */
+  minutes: Scalars['Int']['output'];
+  /** Organisation or group name, or user name. */
+  name?: Maybe<Scalars['String']['output']>;
+  /** Minutes without samples (never counted idle). */
+  noDataMinutes: Scalars['Int']['output'];
+  /** GPU sessions with history in the period. */
+  sessions: Scalars['Int']['output'];
+};
+
 /** What idle reclaim gave back in a period, in the scopes you administer. */
 export type IdleReclaimReport = {
   __typename?: 'IdleReclaimReport';
@@ -1839,6 +1877,8 @@ export type Query = {
   gpuQueue: Array<QueueEntryView>;
   /** Groups the viewer can see, optionally of one organisation. */
   groups: GroupConnection;
+  /** Credits spent in [since, until) (default: now) on GPU sessions while their GPU util stayed below `belowPercent` (default 5), per organisation, group or user, from the per-minute usage history and the ledger's charges, in the scopes you administer. */
+  idleCreditsReport: IdleCreditsReport;
   /** Idle reclaim's pauses and the GPU-hours they returned, from the audit log of the scopes you administer (nothing for a member). `until` defaults to now. */
   idleReclaimReport: IdleReclaimReport;
   /** Global images, the viewer's organisations' images and the viewer's own. */
@@ -1890,6 +1930,8 @@ export type Query = {
   templates: TemplateConnection;
   /** What a scope (with its descendants) spent in [since, until) (default: the current month), optionally split by GROUP or USER. */
   usageByScope: UsageSummary;
+  /** Allocation (card equivalents, CPU, memory) and utilisation (GPU util and memory, CPU, memory) over [since, until) (default: now) per cluster, node, organisation or group, from the per-minute usage history, in the scopes you administer. `stepSeconds` (whole minutes) defaults to the finest step giving at most 500 points; at most 1500 points. */
+  usageHistory: UsageHistory;
   /** What a scope (with its descendants) spent in [since, until) (default: the current month), split by GROUP, USER or OFFERING (the GPU model of the session each charge was posted for), and per DAY, WEEK or MONTH for charts. The same report is exported as CSV by GET /exports/usage.csv. */
   usageReport: UsageReport;
   /** Users the viewer can see: those of administered organisations and co-members. */
@@ -1958,6 +2000,14 @@ export type QueryGroupsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   organizationId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryIdleCreditsReportArgs = {
+  belowPercent?: Scalars['Float']['input'];
+  by: IdleCreditsDimension;
+  since: Scalars['DateTime']['input'];
+  until?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
@@ -2111,6 +2161,14 @@ export type QueryUsageByScopeArgs = {
   by?: InputMaybe<ScopeKind>;
   scope: ScopeInput;
   since?: InputMaybe<Scalars['DateTime']['input']>;
+  until?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
+export type QueryUsageHistoryArgs = {
+  by: UsageHistoryDimension;
+  since: Scalars['DateTime']['input'];
+  stepSeconds?: InputMaybe<Scalars['Int']['input']>;
   until?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
@@ -2775,6 +2833,61 @@ export type UsageDimension =
   | 'GROUP'
   | 'OFFERING'
   | 'USER';
+
+/** Allocation and utilisation over time from the per-minute usage history, in the scopes you administer (nothing for a member). */
+export type UsageHistory = {
+  __typename?: 'UsageHistory';
+  by: UsageHistoryDimension;
+  series: Array<UsageHistorySeries>;
+  since: Scalars['DateTime']['output'];
+  stepSeconds: Scalars['Int']['output'];
+  until: Scalars['DateTime']['output'];
+};
+
+/** What a usage history is split by (a node's key is `<cluster>/<node>`). */
+export type UsageHistoryDimension =
+  | 'CLUSTER'
+  | 'GROUP'
+  | 'NODE'
+  | 'ORGANIZATION';
+
+/** One step of a usage history series. */
+export type UsageHistoryPoint = {
+  __typename?: 'UsageHistoryPoint';
+  /** The step's start. */
+  at: Scalars['DateTime']['output'];
+  /** GPUs allocated (card equivalents: the billed ratio), on average over the step. */
+  cardEquivalents: Scalars['Float']['output'];
+  /** CPU in use, on average over the step. */
+  cpuMillicores: Scalars['Float']['output'];
+  /** CPU allocated, on average over the step. */
+  cpuMillicoresAllocated: Scalars['Float']['output'];
+  /** GPU memory in use, on average over the step. */
+  gpuMemoryMib: Scalars['Float']['output'];
+  /** Mean GPU utilisation of the allocated cards (weighted by card equivalents) over the minutes with samples; null when no GPU minute of the step has any. */
+  gpuUtilPercent?: Maybe<Scalars['Float']['output']>;
+  /** Memory in use, on average over the step. */
+  memoryMib: Scalars['Float']['output'];
+  /** Memory allocated, on average over the step. */
+  memoryMibAllocated: Scalars['Float']['output'];
+  /** Session-minutes of the step without any usage sample (their use counts as unknown, not 0). */
+  noDataMinutes: Scalars['Int']['output'];
+  /** Sessions that ran in the step. */
+  sessions: Scalars['Int']['output'];
+};
+
+/** One key's series: a cluster, node, organisation or group. */
+export type UsageHistorySeries = {
+  __typename?: 'UsageHistorySeries';
+  /** Global ID of the Organization or Group; null for clusters and nodes. */
+  id?: Maybe<Scalars['ID']['output']>;
+  /** Cluster id, `<cluster>/<node>`, or the organisation's or group's UUID. */
+  key: Scalars['String']['output'];
+  /** The organisation's or group's name; the key itself for clusters and nodes. */
+  name: Scalars['String']['output'];
+  /** Oldest first; steps without sessions left out. */
+  points: Array<UsageHistoryPoint>;
+};
 
 /** UTC days, weeks (from Monday) or months. */
 export type UsageInterval =
