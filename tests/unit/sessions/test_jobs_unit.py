@@ -193,6 +193,37 @@ async def test_idle_gpu_sessions_are_paused_after_their_policy_timeout(w: Sessio
     assert w.state.sessions[busy.id].state is S.RUNNING  # type: ignore[attr-defined]
 
 
+async def test_cpu_only_sessions_are_judged_by_cpu_and_reported_without_data_too(w: SessionsWorld) -> None:
+    idle = await running(w, "cpu-idle", preset="cpu", offering_id=None)
+    busy = await running(w, "cpu-busy", preset="cpu", offering_id=None)
+    silent = await running(w, "cpu-silent", preset="cpu", offering_id=None)
+    assert idle.gpu is None  # type: ignore[attr-defined]
+    await w.policies.put(ResourcePolicy(PolicyScope.group(w.t.g1.id), idle_timeout_seconds=600))
+    usage, tracker, notices = Samples(), jobs.IdleTracker(), Notices()
+    usage.by_session[idle.id] = quiet(idle.id, NOW, 5, mem=0)  # type: ignore[attr-defined]
+    usage.by_session[busy.id] = [  # type: ignore[attr-defined]
+        UsageSample(busy.id, NOW + timedelta(minutes=i), 900, 100, 0.0, 0)  # type: ignore[attr-defined]
+        for i in range(5)
+    ]
+    w.t.clock.set(NOW + timedelta(minutes=5))
+    await jobs.idle_reclaim(w.svc, usage, tracker, jobs.IdleSettings(), notices)
+    assert set(tracker.idle_since) == {idle.id}  # type: ignore[attr-defined]
+    w.t.clock.set(NOW + timedelta(minutes=11))
+    usage.by_session[idle.id] = quiet(idle.id, NOW + timedelta(minutes=7), 5, mem=0)  # type: ignore[attr-defined]
+    usage.by_session[busy.id] = [  # type: ignore[attr-defined]
+        UsageSample(busy.id, NOW + timedelta(minutes=7 + i), 900, 100, 0.0, 0)  # type: ignore[attr-defined]
+        for i in range(5)
+    ]
+    outcome = await jobs.idle_reclaim(w.svc, usage, tracker, jobs.IdleSettings(), notices)
+    assert outcome.paused == (idle.id,) and outcome.no_data == (silent.id,)  # type: ignore[attr-defined]
+    assert w.state.sessions[busy.id].state is S.RUNNING  # type: ignore[attr-defined]
+    assert [n.message for n in w.state.notifications.values() if n.kind == "session_idle_paused"] == [
+        "session cpu-idle was paused after 10 min without CPU use; its settings and volumes are kept"
+    ]
+    (entry,) = [e for e in w.state.audit if e.operation == "sessionPause"]
+    assert "cardEquivalents" not in entry.details  # it gave back no GPU
+
+
 async def test_the_owner_is_warned_once_before_the_idle_pause(w: SessionsWorld) -> None:
     x = await running(w)
     await w.policies.put(ResourcePolicy(PolicyScope.group(w.t.g1.id), idle_timeout_seconds=1200))
@@ -301,6 +332,9 @@ def test_what_counts_as_idle() -> None:
     assert jobs.is_idle([], settings) is False
     assert jobs.is_idle(quiet(sid, t0, 3, util=4.9), settings) is True
     assert jobs.is_idle(quiet(sid, t0, 3, util=5.0), settings) is False
+    # a CPU-only session is judged by its CPU whatever its samples say of a GPU
+    assert jobs.is_idle(quiet(sid, t0, 3, util=80.0), settings, cpu_only=True) is True
+    assert jobs.is_idle([UsageSample(sid, t0, 900, 100, 0.0, 0)], settings, cpu_only=True) is False
     no_gpu = [UsageSample(sid, t0, 99, 10, 0.0, 0)]
     assert jobs.is_idle(no_gpu, settings) is True
     assert jobs.is_idle([UsageSample(sid, t0, 100, 10, 0.0, 0)], settings) is False
