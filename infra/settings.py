@@ -278,7 +278,9 @@ class Settings(BaseSettings):
         5.0, "a GPU session is idle while its GPU utilisation stays below this", used_by=JOBS
     )
     idle_cpu_millicores: int = setting(
-        100, "a session without GPU data is idle while its CPU stays below this", used_by=JOBS
+        100,
+        "a CPU-only session, or one whose samples carry no GPU data, is idle while its CPU stays below this",
+        used_by=JOBS,
     )
     residue_grace_seconds: int = setting(
         120,
@@ -298,7 +300,7 @@ class Settings(BaseSettings):
     )
     idle_no_data_seconds: int = setting(
         600,
-        "a GPU session RUNNING this long without a usage sample in the last idle window is reported as "
+        "a session (GPU or CPU-only) RUNNING this long without a usage sample in the last idle window is reported as "
         "'no data' (its owner told once, the job's summary and log name it): never judged idle",
         used_by=JOBS,
     )

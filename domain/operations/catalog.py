@@ -31,7 +31,7 @@ PERIODIC: tuple[JobDefinition, ...] = (
     JobDefinition(
         "sessions.idle_reclaim",
         Every(60, offset_seconds=30),
-        "Pause GPU sessions idle beyond their policy's timeout.",
+        "Pause sessions idle beyond their policy's timeout (GPU util; CPU for CPU-only sessions).",
     ),
     JobDefinition("sessions.drain_queue", Every(15), "Admit queued sessions that fit now."),
     JobDefinition(

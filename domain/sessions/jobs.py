@@ -342,10 +342,10 @@ def has_no_data(samples: Sequence[UsageSample], now: datetime, running_since: da
     return not samples or (now - samples[-1].at).total_seconds() > settings.window_seconds
 
 
-def is_idle(samples: Sequence[UsageSample], settings: IdleSettings) -> bool:
+def is_idle(samples: Sequence[UsageSample], settings: IdleSettings, *, cpu_only: bool = False) -> bool:
     if not samples:
         return False  # no data is not idleness
-    if any(s.gpu_util_percent > 0 or s.gpu_memory_mib > 0 for s in samples):
+    if not cpu_only and any(s.gpu_util_percent > 0 or s.gpu_memory_mib > 0 for s in samples):
         return all(s.gpu_util_percent < settings.gpu_util_percent for s in samples)
     return all(s.cpu_millicores < settings.cpu_millicores for s in samples)
 
@@ -375,6 +375,11 @@ async def reclaim_idle(
     return list((await idle_reclaim(svc, usage, tracker, settings)).paused)
 
 
+def _resource(s: Session) -> str:
+    """What a session is judged idle by, in its owner's notices."""
+    return "CPU" if s.gpu is None else "GPU"
+
+
 def _clock(at: datetime) -> str:
     return at.strftime("%H:%M UTC")
 
@@ -386,7 +391,9 @@ async def idle_reclaim(
     settings: IdleSettings | None = None,
     notices: NoticeBox | None = None,
 ) -> IdleOutcome:
-    """Pause GPU sessions idle for longer than their effective policy's idle timeout.
+    """Pause running sessions idle for longer than their effective policy's idle timeout: a GPU
+    session by its GPU util (by its CPU while its samples carry no GPU data), a CPU-only session
+    by its CPU.
 
     Since when a session is idle is kept in `tracker` (shared by the worker processes and
     surviving their restarts), set at the first run that sees a whole window of idle samples and
@@ -399,7 +406,7 @@ async def idle_reclaim(
     settings = settings or IdleSettings()
     now = svc.clock.now()
     async with svc.uow() as uow:
-        running = [s for s in await uow.sessions.active_in(frozenset({S.RUNNING})) if s.gpu is not None]
+        running = list(await uow.sessions.active_in(frozenset({S.RUNNING})))
     ids = {s.id for s in running}
     marks = await tracker.all()
     cleared = [sid for sid in marks if sid not in ids]
@@ -437,7 +444,7 @@ async def idle_reclaim(
                     s.id,
                 )
             )
-        if not fresh or not is_idle(samples, settings):
+        if not fresh or not is_idle(samples, settings, cpu_only=s.gpu is None):
             cleared.append(s.id)
             continue
         since = marks.get(s.id) or await tracker.mark(s.id, max(samples[0].at, started))
@@ -451,7 +458,7 @@ async def idle_reclaim(
                         notice_id(f"idle-warning:{s.id}:{since.isoformat()}", s.owner_id),
                         s.owner_id,
                         "session_idle_warning",
-                        f"session {s.name} has not used its GPU since {_clock(since)} and will be paused in "
+                        f"session {s.name} has not used its {_resource(s)} since {_clock(since)} and will be paused in "
                         f"{left} min, at {_clock(at)}, unless it does",
                         now,
                         s.id,
@@ -477,7 +484,8 @@ async def idle_reclaim(
             svc,
             s.owner_id,
             "session_idle_paused",
-            f"session {s.name} was paused after {minutes} min without GPU use; its settings and volumes are kept",
+            f"session {s.name} was paused after {minutes} min without {_resource(s)} use; its settings and volumes "
+            "are kept",
             s.id,
         )
         paused.append(s.id)
