@@ -173,3 +173,79 @@ def test_a_job_from_the_console_runs_to_completion_and_shows_its_log(
     shot(page, screenshots, "jobs-succeeded")
     assert errors == [] and blocked == [], (errors, blocked)
     ctx.close()
+
+
+def gql(page: Any, fresh: Served, query: str, **variables: Any) -> dict[str, Any]:
+    """A GraphQL request as the signed-in user of `page` (its session cookie)."""
+    body = page.request.post(fresh.url + "/graphql", data={"query": query, "variables": variables}).json()
+    assert "errors" not in body, body
+    return body["data"]  # type: ignore[no-any-return]
+
+
+def test_a_template_saved_from_the_form_keeps_its_instance_variables_shared_memory_and_volumes(
+    browser: Any, fresh: Served, screenshots: Path
+) -> None:
+    """Issue 18: templates saved from the session form with the instance, environment
+    variables, volumes and shared memory; choosing it fills a new form with all of them, and the
+    session started from it has them."""
+    blocked: list[str] = []
+    ctx = offline_context(browser, blocked, locale="en-US", viewport={"width": 1280, "height": 1000})
+    page = sign_in_member(ctx, fresh)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    made = gql(
+        page,
+        fresh,
+        'mutation { volumeCreate(input: {name: "datasets", sizeMib: 1024}) { volume { id } errors { code message } } }',
+    )["volumeCreate"]
+    assert made["errors"] == [], made
+    page.goto(fresh.url + "/#/sessions/new")
+    page.get_by_label("Name", exact=True).fill("cpu-train")
+    page.get_by_test_id("preset-select").click()
+    page.get_by_role("option", name=re.compile("^CPU small")).click()
+    page.get_by_test_id("image-select").click()
+    page.get_by_role("option", name=re.compile("Jupyter SciPy")).click()
+    page.get_by_label("datasets (1 GiB)").check()
+    page.get_by_test_id("env-add").click()
+    page.get_by_test_id("env-name-0").fill("EPOCHS")
+    page.get_by_test_id("env-value-0").fill("3")
+    page.get_by_test_id("session-shm").fill("1024")
+    page.get_by_test_id("template-save").click()
+    page.get_by_test_id("template-name").fill("cpu-train-recipe")
+    page.get_by_test_id("template-save-submit").click()
+    page.get_by_test_id("template-saved").wait_for()
+    shot(page, screenshots, "template-saved-from-form")
+
+    page.goto(fresh.url + "/#/templates")
+    details = page.get_by_test_id("template-details").first
+    details.wait_for()
+    assert details.inner_text() == "EPOCHS · shm 1 GiB · /mnt/datasets", details.inner_text()
+
+    page.goto(fresh.url + "/#/sessions/new")
+    page.get_by_role("combobox", name="Template", exact=True).click()
+    page.get_by_role("option", name="cpu-train-recipe").click()
+    assert page.get_by_test_id("env-name-0").input_value() == "EPOCHS"
+    assert page.get_by_test_id("env-value-0").input_value() == "3"
+    assert page.get_by_test_id("session-shm").input_value() == "1024"
+    assert page.get_by_label("datasets (1 GiB)").is_checked()
+    assert page.get_by_test_id("preset-select").input_value().startswith("CPU small")
+    page.get_by_label("Name", exact=True).fill("from-recipe")
+    page.get_by_test_id("session-submit").click()
+    page.get_by_test_id("session-page").wait_for()
+    sid = page.url.rsplit("/", 1)[-1]
+    s = gql(
+        page,
+        fresh,
+        "query($id: ID!) { node(id: $id) { ... on Session { templateName shmMib cpuMillicores env { name value } "
+        "mounts { volumeName mountPath } } } }",
+        id=sid.replace("%3D", "="),
+    )["node"]
+    assert s == {
+        "templateName": "cpu-train-recipe",
+        "shmMib": 1024,
+        "cpuMillicores": 2000,
+        "env": [{"name": "EPOCHS", "value": "3"}],
+        "mounts": [{"volumeName": "datasets", "mountPath": "/mnt/datasets"}],
+    }, s
+    assert errors == [] and blocked == [], (errors, blocked)
+    ctx.close()

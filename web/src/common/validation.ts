@@ -10,7 +10,7 @@ export const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const CUDA_RE = /^\d+\.\d+$/;
 export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export type Problem = "required" | "slug" | "cuda" | "email" | "positive" | "range" | "credits" | "mountPath";
+export type Problem = "required" | "slug" | "cuda" | "email" | "positive" | "range" | "credits" | "mountPath" | "envName";
 
 /** A positive integer within [min, max], or a problem. */
 export function checkInt(text: string, min: number, max = Number.MAX_SAFE_INTEGER): Problem | null {

@@ -678,6 +678,19 @@ export const en = {
   "caps.field.maxCpuMillicores": "CPU",
   "caps.field.maxMemoryMib": "Memory",
   "caps.field.storageQuotaMib": "Storage",
+  "sessions.environment": "Environment variables and shared memory",
+  "sessions.envName": "Variable name",
+  "sessions.envValue": "Value",
+  "sessions.envRemove": "Remove this variable",
+  "sessions.envAdd": "Add a variable",
+  "sessions.shm": "Shared memory (MiB)",
+  "sessions.shmHint": "/dev/shm for data loaders; empty for the preset's default.",
+  "templates.saveForm": "Save as template",
+  "templates.saved": "Saved as template {name}: choose it under Template next time.",
+  "templates.saveHint": "The instance, image, GPU model, variables, shared memory and volumes of this form, for the group {group}.",
+  "templates.instance": "Instance",
+  "templates.details": "Variables · shared memory · volumes",
+  "validation.envName": "A name such as MY_VAR (letters, digits and _), used once",
 } as const;
 
 export type MessageKey = keyof typeof en;

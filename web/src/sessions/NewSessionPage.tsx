@@ -1,5 +1,5 @@
 import { useMemo, useState } from "react";
-import { Alert, Anchor, Button, Card, Checkbox, Group, SegmentedControl, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from "@mantine/core";
+import { ActionIcon, Alert, Anchor, Button, Card, Checkbox, Group, Modal, SegmentedControl, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput, Textarea, Title } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { Link, useLocation } from "wouter";
 import { graphql } from "../gql";
@@ -12,7 +12,7 @@ import { useOfferings } from "../common/options";
 import { classCostRange, holdEstimate } from "../common/cost";
 import { SessionCreateDocument } from "./documents";
 import { EXPIRIES } from "./expiries";
-import { validateSessionDraft, EXPIRY_SECONDS, type MountDraft } from "./sessionDraft";
+import { validateSessionDraft, EXPIRY_SECONDS, envFromTemplate, envInput, envProblems, shmProblem, templateParts, type EnvDraft, type MountDraft } from "./sessionDraft";
 import { CapsSummary } from "./GroupCaps";
 import { useViewer } from "../app/viewer";
 
@@ -72,6 +72,10 @@ const NewSessionChoicesDocument = graphql(`
         imageId
         presetId
         offeringId
+        cpuMillicores
+        memoryMib
+        shmMib
+        env
         mounts {
           volumeId
           mountPath
@@ -104,7 +108,29 @@ const CudaCheckDocument = graphql(`
   }
 `);
 
-const FIELDS = ["name", "imageId", "presetId", "offeringId", "templateId", "expiry", "mounts", "shared", "bundleGpus", "bundleCpuMillicores", "bundleMemoryMib", "walletUserId"];
+const TemplateSaveDocument = graphql(`
+  mutation TemplateSave($input: TemplateCreateInput!) {
+    templateCreate(input: $input) {
+      template {
+        id
+        name
+      }
+      errors {
+        params {
+          name
+          value
+        }
+        code
+        field
+        message
+      }
+    }
+  }
+`);
+
+const TEMPLATE_FIELDS = ["groupId", "name", "imageId", "presetId", "offeringId", "cpuMillicores", "memoryMib", "shmMib", "env", "mounts", "description"];
+
+const FIELDS = ["name", "imageId", "presetId", "offeringId", "templateId", "expiry", "mounts", "shared", "bundleGpus", "bundleCpuMillicores", "bundleMemoryMib", "walletUserId", "env", "shmMib"];
 
 export default function NewSessionPage() {
   const { t, language } = useLanguage();
@@ -122,7 +148,13 @@ export default function NewSessionPage() {
   const [shared, setShared] = useState(false);
   const [mounts, setMounts] = useState<Record<string, MountDraft>>({});
   const [local, setLocal] = useState<Record<string, string>>({});
-  const [choices] = useQuery({ query: NewSessionChoicesDocument, variables: { offeringId: offeringId ?? "", withOffering: !!offeringId } });
+  const [env, setEnv] = useState<EnvDraft[]>([]);
+  const [shm, setShm] = useState("");
+  const [saving, setSaving] = useState<{ name: string; description: string } | null>(null);
+  const [savedName, setSavedName] = useState<string | null>(null);
+  const [{ fetching: templateSaving }, saveTemplate] = useMutation(TemplateSaveDocument);
+  const templateErrors = useFieldErrors(TEMPLATE_FIELDS);
+  const [choices, refetchChoices] = useQuery({ query: NewSessionChoicesDocument, variables: { offeringId: offeringId ?? "", withOffering: !!offeringId } });
   const [cuda] = useQuery({ query: CudaCheckDocument, variables: { imageId: imageId ?? "", offeringId: offeringId ?? "" }, pause: !imageId || !offeringId });
   const [{ fetching }, create] = useMutation(SessionCreateDocument);
   const errors = useFieldErrors(FIELDS);
@@ -159,30 +191,91 @@ export default function NewSessionPage() {
     if (tpl.presetId) {
       setMode("preset");
       setPresetId(tpl.presetId);
+    } else if (tpl.cpuMillicores != null) {
+      // a bundle's instance: the suggested bundle of that CPU and memory, when there is one now
+      setMode("bundle");
+      setBundle(bundles.find((b) => b.cpuMillicores === tpl.cpuMillicores && b.memoryMib === tpl.memoryMib)?.name ?? null);
     }
     if (tpl.offeringId) setOfferingId(tpl.offeringId);
+    setShm(tpl.shmMib != null ? String(tpl.shmMib) : "");
+    setEnv(envFromTemplate(tpl.env));
     setMounts(Object.fromEntries(tpl.mounts.map((m) => [m.volumeId, { mountPath: m.mountPath, mode: m.mode }])));
+  };
+
+  /** Checks shared by starting a session and saving the form as a template. */
+  const formProblems = (): Record<string, string> => {
+    const problems: Record<string, string> = {};
+    for (const [k, p] of Object.entries(envProblems(env))) problems[k] = t(`validation.${p}`);
+    const sp = shmProblem(shm);
+    if (sp) problems.shmMib = t(`validation.${sp}`);
+    return problems;
+  };
+  const shmMib = shm.trim() ? Number(shm.trim()) : null;
+  const mountInput = (list: [string, MountDraft][]) => list.map(([volumeId, m]) => ({ volumeId, mountPath: m.mountPath.trim(), mode: m.mode }));
+
+  const openSave = () => {
+    templateErrors.clear();
+    setSavedName(null);
+    const problems: Record<string, string> = formProblems();
+    if (!imageId) problems.imageId = t("validation.required");
+    if (mode === "preset" ? !presetId : !chosenBundle) problems[mode === "preset" ? "presetId" : "bundleGpus"] = t("validation.required");
+    setLocal(problems);
+    if (Object.keys(problems).length) return;
+    setSaving({ name: name.trim(), description: "" });
+  };
+
+  const submitSave = async (e: React.FormEvent) => {
+    e.preventDefault();
+    e.stopPropagation();
+    if (!saving || !me.activeGroup) return;
+    const r = await saveTemplate({
+      input: {
+        groupId: me.activeGroup.id,
+        name: saving.name.trim(),
+        description: saving.description,
+        imageId: imageId!,
+        offeringId,
+        presetId: mode === "preset" ? presetId : null,
+        cpuMillicores: mode === "bundle" ? chosenBundle?.cpuMillicores : null,
+        memoryMib: mode === "bundle" ? chosenBundle?.memoryMib : null,
+        shmMib,
+        env: envInput(env),
+        mounts: mountInput(Object.entries(mounts)),
+      },
+    });
+    if (templateErrors.take(r, (d) => d.templateCreate)) {
+      setSavedName(r.data!.templateCreate.template!.name);
+      setSaving(null);
+      refetchChoices({ requestPolicy: "network-only" });
+    }
   };
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     const gpuNeeded = mode === "preset" ? !!preset && !preset.cpuOnly : !!chosenBundle && chosenBundle.gpus > 0;
     const problems = validateSessionDraft({ name, imageId, presetId: mode === "preset" ? presetId : null, bundle: mode === "bundle" ? bundle : null, offeringId, gpuNeeded, bundleMode: mode === "bundle", mounts });
-    setLocal(Object.fromEntries(Object.entries(problems).map(([k, p]) => [k, t(`validation.${p}`)])));
-    if (Object.keys(problems).length) return;
+    const all = { ...Object.fromEntries(Object.entries(problems).map(([k, p]) => [k, t(`validation.${p}`)])), ...formProblems() };
+    setLocal(all);
+    if (Object.keys(all).length) return;
+    const fromTemplate = templateParts(
+      templates.find((x) => x.id === templateId),
+      { imageId, bundleMode: mode === "bundle", shm, env, mounts },
+    );
     const r = await create({
       input: {
         name: name.trim(),
         imageId: imageId!,
         presetId: mode === "preset" ? presetId : null,
         offeringId,
-        templateId,
+        templateId: fromTemplate.templateId,
         bundleCpuMillicores: mode === "bundle" ? chosenBundle?.cpuMillicores : null,
         bundleMemoryMib: mode === "bundle" ? chosenBundle?.memoryMib : null,
         bundleGpus: mode === "bundle" ? chosenBundle?.gpus : null,
         expiry,
         shared,
-        mounts: Object.entries(mounts).map(([volumeId, m]) => ({ volumeId, mountPath: m.mountPath.trim(), mode: m.mode })),
+        mounts: mountInput(fromTemplate.mounts),
+        env: envInput(env),
+        shmMib,
       },
     });
     if (errors.take(r, (d) => d.sessionCreate)) navigate(`/sessions/${encodeURIComponent(r.data!.sessionCreate.session!.id)}`);
@@ -350,15 +443,106 @@ export default function NewSessionPage() {
                 </Text>
               )}
             </Card>
+            <Card withBorder data-testid="session-env">
+              <Title order={5} mb="xs">
+                {t("sessions.environment")}
+              </Title>
+              <Stack gap="xs">
+                {env.map((row, i) => (
+                  <Group key={i} align="flex-start" wrap="nowrap" gap="xs">
+                    <TextInput
+                      size="xs"
+                      aria-label={t("sessions.envName")}
+                      placeholder={t("sessions.envName")}
+                      value={row.name}
+                      onChange={(e) => setEnv(env.map((x, j) => (j === i ? { ...x, name: e.currentTarget.value } : x)))}
+                      error={local[`env:${i}`]}
+                      ff="monospace"
+                      style={{ flex: 1 }}
+                      data-testid={`env-name-${i}`}
+                    />
+                    <TextInput
+                      size="xs"
+                      aria-label={t("sessions.envValue")}
+                      placeholder={t("sessions.envValue")}
+                      value={row.value}
+                      onChange={(e) => setEnv(env.map((x, j) => (j === i ? { ...x, value: e.currentTarget.value } : x)))}
+                      style={{ flex: 2 }}
+                      data-testid={`env-value-${i}`}
+                    />
+                    <ActionIcon variant="subtle" color="red" aria-label={t("sessions.envRemove")} onClick={() => setEnv(env.filter((_, j) => j !== i))}>
+                      ×
+                    </ActionIcon>
+                  </Group>
+                ))}
+                <Group>
+                  <Button size="xs" variant="light" onClick={() => setEnv([...env, { name: "", value: "" }])} data-testid="env-add">
+                    {t("sessions.envAdd")}
+                  </Button>
+                </Group>
+                {(errors.field("env") ?? templateErrors.field("env")) && (
+                  <Text c="red" size="sm">
+                    {errors.field("env") ?? templateErrors.field("env")}
+                  </Text>
+                )}
+                <TextInput
+                  label={t("sessions.shm")}
+                  description={t("sessions.shmHint")}
+                  value={shm}
+                  onChange={(e) => setShm(e.currentTarget.value)}
+                  error={local.shmMib ?? errors.field("shmMib") ?? templateErrors.field("shmMib")}
+                  inputMode="numeric"
+                  data-testid="session-shm"
+                />
+              </Stack>
+            </Card>
           </Stack>
         </SimpleGrid>
         <GeneralErrors messages={errors.general} />
+        {savedName && (
+          <Alert color="teal" data-testid="template-saved" withCloseButton onClose={() => setSavedName(null)}>
+            {t("templates.saved", { name: savedName })}
+          </Alert>
+        )}
         <Group justify="flex-end">
+          <Button variant="default" size="md" onClick={openSave} disabled={!me.activeGroup} data-testid="template-save">
+            {t("templates.saveForm")}
+          </Button>
           <Button type="submit" loading={fetching} size="md" data-testid="session-submit">
             {t("sessions.create")}
           </Button>
         </Group>
       </Stack>
+      <Modal opened={saving !== null} onClose={() => setSaving(null)} title={t("templates.saveForm")}>
+        {saving && (
+          <form onSubmit={submitSave} noValidate>
+            <Stack>
+              <Text size="sm" c="dimmed">
+                {t("templates.saveHint", { group: me.activeGroup ? `${me.activeGroup.organization.name} / ${me.activeGroup.name}` : "—" })}
+              </Text>
+              <TextInput label={t("sessions.name")} value={saving.name} onChange={(e) => setSaving({ ...saving, name: e.currentTarget.value })} error={templateErrors.field("name")} data-testid="template-name" />
+              <Textarea label={t("common.description")} value={saving.description} onChange={(e) => setSaving({ ...saving, description: e.currentTarget.value })} error={templateErrors.field("description")} />
+              {TEMPLATE_FIELDS.filter((f) => f !== "name" && f !== "description").map(
+                (f) =>
+                  templateErrors.field(f) && (
+                    <Text key={f} c="red" size="sm">
+                      {templateErrors.field(f)}
+                    </Text>
+                  ),
+              )}
+              <GeneralErrors messages={templateErrors.general} />
+              <Group justify="flex-end">
+                <Button variant="default" onClick={() => setSaving(null)}>
+                  {t("common.cancel")}
+                </Button>
+                <Button type="submit" loading={templateSaving} data-testid="template-save-submit">
+                  {t("common.save")}
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        )}
+      </Modal>
     </form>
   );
 }

@@ -1,10 +1,11 @@
 import { useState } from "react";
-import { Button, Modal, Select, Stack, Table, TextInput, Textarea } from "@mantine/core";
+import { Button, Modal, Select, Stack, Table, Text, TextInput, Textarea } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { useLanguage } from "../i18n";
 import { useFieldErrors } from "../common/errors";
-import { formatDateTime } from "../common/format";
+import { formatDateTime, formatMib } from "../common/format";
+import { envFromTemplate } from "../sessions/sessionDraft";
 import { Pager, useCursorPages } from "../common/pagination";
 import { Empty, FormActions, GeneralErrors, PageHeader, QueryState } from "../common/ui";
 import { useOfferings } from "../common/options";
@@ -27,6 +28,15 @@ const TemplatesDocument = graphql(`
         imageId
         presetId
         offeringId
+        cpuMillicores
+        memoryMib
+        shmMib
+        env
+        mounts {
+          volumeId
+          mountPath
+          mode
+        }
       }
     }
     images(first: 100) {
@@ -143,7 +153,8 @@ export default function TemplatesPage() {
                 <Table.Th>{t("sessions.name")}</Table.Th>
                 <Table.Th>{t("groups.name")}</Table.Th>
                 <Table.Th>{t("sessions.image")}</Table.Th>
-                <Table.Th>{t("sessions.preset")}</Table.Th>
+                <Table.Th>{t("templates.instance")}</Table.Th>
+                <Table.Th>{t("templates.details")}</Table.Th>
                 <Table.Th>{t("common.created")}</Table.Th>
                 <Table.Th />
               </Table.Tr>
@@ -154,7 +165,22 @@ export default function TemplatesPage() {
                   <Table.Td>{x.name}</Table.Td>
                   <Table.Td>{groupName.get(x.groupId) ?? "—"}</Table.Td>
                   <Table.Td>{imageName.get(x.imageId) ?? "—"}</Table.Td>
-                  <Table.Td>{x.presetId ? presetName.get(x.presetId) ?? "—" : "—"}</Table.Td>
+                  <Table.Td>
+                    {x.presetId ? (presetName.get(x.presetId) ?? "—") : x.cpuMillicores != null ? `${x.cpuMillicores / 1000} CPU · ${formatMib(x.memoryMib ?? 0)}` : "—"}
+                  </Table.Td>
+                  <Table.Td data-testid="template-details">
+                    <Text size="sm" ff="monospace" translate="no">
+                      {[
+                        envFromTemplate(x.env)
+                          .map((e) => e.name)
+                          .join(", "),
+                        x.shmMib != null ? `shm ${formatMib(x.shmMib)}` : "",
+                        x.mounts.map((m) => m.mountPath).join(", "),
+                      ]
+                        .filter(Boolean)
+                        .join(" · ") || "—"}
+                    </Text>
+                  </Table.Td>
                   <Table.Td>{formatDateTime(x.createdAt, language)}</Table.Td>
                   <Table.Td>
                     <Button
