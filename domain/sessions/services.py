@@ -1627,17 +1627,69 @@ async def handle_status_reports(
             s.id: s for s in (await uow.sessions.get_many(ids, for_update=True) if ids else [])
         }
         changed = False
+        # pods starting and running (most reports) only move their sessions on: written
+        # together (one statement per column set), before any other report is applied
+        progressed: dict[UUID, int] = {}  # session -> its report's place in `results`
+
+        async def write_progressed() -> None:
+            if progressed:
+                stored = await uow.sessions.update_many([current[sid] for sid in progressed])
+                for s in stored:
+                    current[s.id] = results[progressed[s.id]] = s
+                    _publish_session(uow, s)
+                progressed.clear()
+
         for report in reports:
+            s = current.get(report.session_id)
+            if report.phase in _PROGRESS and (s is None or s.id not in progressed):
+                new = _progressed(cluster_id, s, report)
+                if new is not None and new is not s:
+                    current[new.id] = new
+                    progressed[new.id] = len(results)
+                    changed = True
+                results.append(new)
+                continue
+            await write_progressed()
             s = current.get(report.session_id)
             new = await _apply_report(svc, uow, cluster_id, s, report, effects)
             if new is not None and new is not s:
                 current[new.id] = new
                 changed = True
             results.append(new)
+        await write_progressed()
         if changed or locked:  # committing returns the capacity state to the process's cache
             await uow.commit()
     await _run_effects(svc, effects)
     return results
+
+
+_PROGRESS = (WorkloadPhase.STARTING, WorkloadPhase.RUNNING)
+
+
+def _reported_here(cluster_id: str, s: Session | None) -> bool:
+    """A report of this cluster is about `s`: placed there, or on its way out of nowhere."""
+    return not (
+        s is None
+        or s.cluster_id not in (cluster_id, None)
+        or (s.cluster_id is None and s.state not in (S.PAUSING, S.STOPPING))
+    )
+
+
+def _progressed(cluster_id: str, s: Session | None, report: StatusReport) -> Session | None:
+    """A pod starting or running: the session moved on (not yet written), `s` unchanged, or
+    None when the report is not about it."""
+    if s is None or not _reported_here(cluster_id, s):
+        return None
+    at = report.observed_at
+    if report.phase is WorkloadPhase.STARTING and s.state == S.SCHEDULED:
+        return s.transition(S.STARTING, at, "starting")
+    if report.phase is WorkloadPhase.RUNNING and s.state in (S.SCHEDULED, S.STARTING):
+        urls = {e.name: e.url for e in report.endpoints}
+        return replace(
+            s.transition(S.RUNNING, at, "running"),
+            endpoints=Endpoints(urls.get("vscode"), urls.get("jupyterlab"), urls.get("terminal"), urls.get("ssh")),
+        )
+    return s
 
 
 async def _apply_report(
@@ -1649,11 +1701,7 @@ async def _apply_report(
     effects: _Effects,
 ) -> Session | None:
     """One report against the session as it stands in this transaction; writes the change."""
-    if (
-        s is None
-        or s.cluster_id not in (cluster_id, None)
-        or (s.cluster_id is None and s.state not in (S.PAUSING, S.STOPPING))
-    ):
+    if s is None or not _reported_here(cluster_id, s):
         return None
     at = report.observed_at
     phase = report.phase
@@ -1661,14 +1709,8 @@ async def _apply_report(
     if phase in ended and s.state == S.SCHEDULED and at < s.updated_at:
         return s  # about the pod before this placement (a preempted or resumed session): stale
     new = s
-    if phase is WorkloadPhase.STARTING and s.state == S.SCHEDULED:
-        new = s.transition(S.STARTING, at, "starting")
-    elif phase is WorkloadPhase.RUNNING and s.state in (S.SCHEDULED, S.STARTING):
-        urls = {e.name: e.url for e in report.endpoints}
-        new = replace(
-            s.transition(S.RUNNING, at, "running"),
-            endpoints=Endpoints(urls.get("vscode"), urls.get("jupyterlab"), urls.get("terminal"), urls.get("ssh")),
-        )
+    if phase in _PROGRESS:
+        new = _progressed(cluster_id, s, report) or s
     elif (
         phase is WorkloadPhase.SUCCEEDED
         and s.kind is SessionKind.JOB

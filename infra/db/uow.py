@@ -83,6 +83,7 @@ class SqlUnitOfWork:
             self.capacity.after_rollback()
             raise
         self.capacity.after_commit()
+        self.sessions.released()
         pending, self._pending = self._pending, []
         for listener in self._commit_listeners:  # this process's caches, before anyone can read again
             listener(pending)
@@ -103,6 +104,7 @@ class SqlUnitOfWork:
     async def rollback(self) -> None:
         self._pending = []
         self.capacity.after_rollback()
+        self.sessions.released()
         await self.session.rollback()
 
     def publish_after_commit(self, topic: str, payload: dict[str, Any]) -> None:

@@ -88,6 +88,9 @@ class InMemorySessions:
         self.st.sessions[session.id] = new
         return new
 
+    async def update_many(self, sessions: Sequence[Session]) -> list[Session]:
+        return [await self.update(s) for s in sessions]
+
     async def search(self, flt: SessionFilter, offset: int, limit: int) -> tuple[list[Session], int]:
         def keep(s: Session) -> bool:
             if flt.owner_id is not None and s.owner_id != flt.owner_id:

@@ -219,6 +219,7 @@ class SqlSessionRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.s = session
         self._known: dict[UUID, dict[str, Any]] = {}
+        self._locked: set[UUID] = set()  # rows this transaction holds FOR UPDATE
 
     async def add(self, session: Session) -> None:
         values = _values(session)
@@ -240,26 +241,63 @@ class SqlSessionRepository:
 
     async def get(self, session_id: UUID, *, for_update: bool = False) -> Session | None:
         r = await get_row(self.s, _LOCK_BY_ID if for_update else _BY_ID, session_id)
+        if r and for_update:
+            self._locked.add(session_id)
         return self._read(r) if r else None
 
     async def get_many(self, ids: Sequence[UUID], *, for_update: bool = False) -> list[Session]:
         q = _ROWS.where(_SESSIONS.c.id.in_(list(ids))).order_by(_SESSIONS.c.id)
         if for_update:
             q = q.with_for_update(of=_SESSIONS)
-        return [self._read(r) for r in await self.s.execute(q)]
+        found = [self._read(r) for r in await self.s.execute(q)]
+        if for_update:
+            self._locked.update(s.id for s in found)
+        return found
 
-    async def update(self, session: Session) -> Session:
+    def released(self) -> None:
+        """The transaction ended (committed or rolled back): its row locks with it."""
+        self._locked.clear()
+
+    def _change(self, session: Session) -> tuple[Session, dict[str, Any], dict[str, Any]]:
+        """The session as stored with its new version, its values, and the parameters of its
+        update: only the columns that differ from what this unit of work read or wrote."""
         stored = replace(session, version=session.version + 1)
         values = _values(stored)
         known = self._known.get(session.id)
         changed = values if known is None else {k: v for k, v in values.items() if known.get(k) != v}
-        changed["version"] = stored.version  # the optimistic check below needs the bump even if nothing else changed
+        changed["version"] = stored.version  # the optimistic check needs the bump even if nothing else changed
         # the SET clause comes from the parameters' keys: one compiled statement per column set
-        result = await self.s.execute(_UPDATE, {"_id": session.id, "_version": session.version, **changed})
+        return stored, values, {"_id": session.id, "_version": session.version, **changed}
+
+    async def update(self, session: Session) -> Session:
+        stored, values, params = self._change(session)
+        result = await self.s.execute(_UPDATE, params)
         if getattr(result, "rowcount", 1) != 1:
             raise StaleSessionError()
         self._known[session.id] = values
         return stored
+
+    async def update_many(self, sessions: Sequence[Session]) -> list[Session]:
+        """Sessions whose rows this transaction locked, at the version it read or wrote
+        last: no one else can have changed them, so the version check cannot fail, and the
+        updates of one column set go in one executemany (its row counts are not reported).
+        Any other session is updated alone, with its check."""
+        assert len({s.id for s in sessions}) == len(sessions), "one update per session"
+        out: list[Session] = []
+        groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        written: dict[UUID, dict[str, Any]] = {}
+        for session in sessions:
+            known = self._known.get(session.id)
+            if session.id not in self._locked or known is None or known.get("version") != session.version:
+                out.append(await self.update(session))
+                continue
+            stored, written[session.id], params = self._change(session)
+            groups.setdefault(tuple(params), []).append(params)
+            out.append(stored)
+        for rows in groups.values():
+            await self.s.execute(_UPDATE, rows)
+        self._known.update(written)
+        return out
 
     async def search(self, flt: SessionFilter, offset: int, limit: int) -> tuple[list[Session], int]:
         q = _ROWS

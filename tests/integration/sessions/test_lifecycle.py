@@ -229,6 +229,73 @@ async def test_status_reports_written_as_one_batch_apply_in_order(container: Any
     await cluster.close()
 
 
+async def test_reports_of_many_pods_move_them_on_together_and_in_order(
+    container: Any, world: World, runtime: Any
+) -> None:
+    """Issue 19: the pods of a batch starting and running move their sessions on in one
+    statement per column set; a report that does more (a pod stopped) comes after those before
+    it, and the versions written are those the sessions are read back with."""
+    from dataclasses import replace
+    from datetime import timedelta
+
+    import pytest
+
+    from domain.inventory.model import Card, Node, SharingMode
+    from domain.inventory.ports import EndpointUrl, StatusReport, WorkloadPhase
+    from infra.db.repositories.sessions import StaleSessionError
+    from tests.support.api import add_gpu_catalog, add_simulated_cluster
+
+    c = container
+    model, name = unique("A100-many"), unique("many")  # a cluster and card model of its own
+    node = Node(
+        f"{name}-0", f"{name}-0", name, SharingMode.HAMI, 64000, 512 * 1024, (Card(f"GPU-{name}", model, 81920),)
+    )
+    cluster = await add_simulated_cluster(c, name, (node,), start_delay=60)
+    cat = await add_gpu_catalog(
+        c, model, 81920, 3_600_000, preset={"cpu_millicores": 2000, "memory_mib": 4096, "tier": GpuTier.L}
+    )
+    actor, _ = await member(c, world, world.g1, prefix="many")
+    one, two, three = [
+        await sessions.session_create(c.sessions, actor, gpu_request(cat, f"many{i}", expiry=Expiry.H1, cluster=name))
+        for i in range(3)
+    ]
+    at = c.clock.now() + timedelta(milliseconds=1)
+    url = EndpointUrl("jupyterlab", "http://example.invalid/lab")
+    results = await sessions.handle_status_reports(
+        c.sessions,
+        name,
+        [
+            StatusReport(one.id, WorkloadPhase.STARTING, at),
+            StatusReport(two.id, WorkloadPhase.STARTING, at),
+            StatusReport(three.id, WorkloadPhase.RUNNING, at, endpoints=(url,)),
+            StatusReport(two.id, WorkloadPhase.STOPPED, at),  # the pod went: after its start
+            StatusReport(one.id, WorkloadPhase.RUNNING, at, endpoints=(url,)),
+            StatusReport(two.id, WorkloadPhase.RUNNING, at),  # stopped already: changes nothing
+        ],
+    )
+    S = SessionState
+    assert [(r.id, r.state) if r else None for r in results] == [
+        (one.id, S.STARTING), (two.id, S.STARTING), (three.id, S.RUNNING),
+        (two.id, S.STOPPED), (one.id, S.RUNNING), (two.id, S.STOPPED),
+    ]  # fmt: skip
+    async with c.uow() as uow:
+        stored = {s.id: s for s in await uow.sessions.get_many([one.id, two.id, three.id], for_update=True)}
+        assert stored[one.id].state is S.RUNNING and stored[one.id].endpoints.jupyterlab == url.url
+        assert stored[three.id].state is S.RUNNING and stored[three.id].running_since == at
+        assert stored[two.id].state is S.STOPPED and stored[two.id].placement is None
+        # the versions written are those read back: locked, they are updated together again
+        again = await uow.sessions.update_many([stored[one.id], stored[three.id]])
+        assert [s.version for s in again] == [stored[one.id].version + 1, stored[three.id].version + 1]
+        # one at a version this transaction did not read is updated alone, its version checked
+        with pytest.raises(StaleSessionError):
+            await uow.sessions.update_many([stored[two.id], replace(stored[three.id], state_reason="stale")])
+        await uow.commit()
+    async with c.uow() as uow:
+        after = {s.id: s for s in await uow.sessions.get_many([one.id, three.id])}
+    assert {k: s.version for k, s in after.items()} == {s.id: s.version for s in again}
+    await cluster.close()
+
+
 async def test_a_clusters_listing_judges_only_the_sessions_placed_on_it(
     container: Any, world: World, runtime: Any
 ) -> None:
