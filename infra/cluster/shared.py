@@ -175,6 +175,21 @@ def _apply_statement(hosted: bool) -> Any:
 
 
 _APPLY, _APPLY_HOSTED = _apply_statement(False), _apply_statement(True)
+# what the host saw of each pod of a batch (each column kept where the batch says nothing)
+_RECORD = (
+    update(W)
+    .where(
+        W.c.cluster_id == bindparam("w_cluster", type_=W.c.cluster_id.type),
+        W.c.session_id == bindparam("w_sid", type_=W.c.session_id.type),
+    )
+    .values(
+        phase=func.coalesce(bindparam("w_phase", type_=W.c.phase.type), W.c.phase),
+        node_id=func.coalesce(bindparam("w_node", type_=W.c.node_id.type), W.c.node_id),
+        log=func.coalesce(bindparam("w_log", type_=JSONB(none_as_null=True)), W.c.log),
+        started_at=func.coalesce(bindparam("w_started", type_=W.c.started_at.type), W.c.started_at),
+        exit_code=func.coalesce(bindparam("w_exit", type_=W.c.exit_code.type), W.c.exit_code),
+    )
+)
 
 
 class SharedSimulatedCluster:
@@ -637,16 +652,7 @@ class SharedSimulatedCluster:
             )
         if not rows:
             return
-        stmt = (
-            update(W)
-            .where(W.c.cluster_id == self._cluster_id, W.c.session_id == bindparam("w_sid", type_=W.c.session_id.type))
-            .values(
-                phase=func.coalesce(bindparam("w_phase", type_=W.c.phase.type), W.c.phase),
-                node_id=func.coalesce(bindparam("w_node", type_=W.c.node_id.type), W.c.node_id),
-                log=func.coalesce(bindparam("w_log", type_=JSONB(none_as_null=True)), W.c.log),
-                started_at=func.coalesce(bindparam("w_started", type_=W.c.started_at.type), W.c.started_at),
-                exit_code=func.coalesce(bindparam("w_exit", type_=W.c.exit_code.type), W.c.exit_code),
-            )
-        )
+        for row in rows:
+            row["w_cluster"] = self._cluster_id
         async with self._db.begin() as conn:
-            await conn.execute(stmt, rows)
+            await conn.execute(_RECORD, rows)
