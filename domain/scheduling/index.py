@@ -161,18 +161,22 @@ class FractionIndex:
     """Objects keyed by two ints: HAMi cards of one model by (free cores, free VRAM), nodes
     by (free CPU, free memory)."""
 
-    __slots__ = ("buckets", "fcs", "fvs")
+    __slots__ = ("buckets", "fcs", "fvs", "keys")
 
     def __init__(self) -> None:
         self.fcs: list[int] = []
         self.fvs: dict[int, list[int]] = {}
         self.buckets: dict[tuple[int, int], OrderedSet] = {}
+        # every (fc, fv) present, sorted: the same order as fcs then fvs, walked flat (a card
+        # index has about one fv per fc, so the nested walk paid a loop per key)
+        self.keys: list[tuple[int, int]] = []
 
     def add(self, fc: int, fv: int, order: int) -> None:
         key = (fc, fv)
         bucket = self.buckets.get(key)
         if bucket is None:
             bucket = self.buckets[key] = OrderedSet()
+            insort(self.keys, key)
             fvs = self.fvs.get(fc)
             if fvs is None:
                 fvs = self.fvs[fc] = []
@@ -186,6 +190,8 @@ class FractionIndex:
         bucket.discard(order)
         if not bucket:
             del self.buckets[key]
+            keys = self.keys
+            del keys[bisect_left(keys, key)]
             fvs = self.fvs[fc]
             del fvs[bisect_left(fvs, fv)]
             if not fvs:

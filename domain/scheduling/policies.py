@@ -22,6 +22,7 @@ policy except first-fit: all slices of a card are alike.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from math import floor as floor_int
 from collections.abc import Callable, Mapping
 from typing import Protocol, TypeVar
 
@@ -438,6 +439,7 @@ class GpuPacking:
 
 _MIX_TYPES = 32  # the most popular types only: a long tail adds cost, not signal
 _SCARCITY_EVERY = 64  # decisions between re-reading how much capacity each type has left
+_INF = float("inf")
 _FULL = -1  # class of a GPU node with no free GPU capacity left
 _MODE_CODE = {SharingMode.HAMI: 0, SharingMode.TIMESLICING: 1, SharingMode.EXCLUSIVE: 2}
 _Q = 1_000_000_000  # losses are kept in integer billionths: exact sums, differences and ties
@@ -460,11 +462,13 @@ class _ClassInfo:
     """
 
     __slots__ = (
+        "break_floors",
         "breaks",
         "card",
         "card_terms",
         "cpus",
         "entries",
+        "fraction_floors",
         "fractions",
         "hami",
         "hosts",
@@ -531,12 +535,36 @@ class _ClassInfo:
         self.fractions: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
         self.breaks: dict[tuple[int, int], dict[int, int]] = {}
         self.wholes: dict[int, dict[int, int]] = {}
+        # the least of those bounds over every count a node of the cluster can hold: a class
+        # whose floor is above the best loss found has no place that could be better
+        self.break_floors: dict[tuple[int, int], int] = {}
+        self.fraction_floors: dict[tuple[int, int], int] = {}
 
     def fraction_bounds(self, c: int, v: int) -> dict[tuple[int, int], int]:
         table = self.fractions.get((c, v))
         if table is None:
             table = self.fractions[(c, v)] = {}
         return table
+
+    def fraction_floor(self, c: int, v: int) -> int:
+        """A bound no `fraction_bound` for (c, v) is below, whatever the card's free state:
+        every fraction type of at most (c, v) fits any card the request fits, and a card's
+        free share falls by at least min(c / cores, v / VRAM) when (c, v) is taken from it,
+        so each such type loses at least that much weighted capacity (less two billionths
+        for the rounding of the two values the bound is the difference of)."""
+        floor = self.fraction_floors.get((c, v))
+        if floor is None:
+            floor = 0
+            if self.size is not None:
+                card_vram, card_cores = self.size
+                w = self.w
+                weight = 0.0
+                for e in self.entries:
+                    if e[1] is _FRACTION and e[3] <= c and e[2] <= v:
+                        weight += w[e[0]]
+                floor = max(0, floor_int(weight * min(c / card_cores, v / card_vram) * _Q * (1 - 1e-9)) - 2)
+            self.fraction_floors[(c, v)] = floor
+        return floor
 
     def fraction_bound(self, table: dict[tuple[int, int], int], fc: int, fv: int, c: int, v: int) -> int:
         bound = table[(fc, fv)] = self.card_value(fc, fv) - self.card_value(fc - c, fv - v)
@@ -553,6 +581,17 @@ class _ClassInfo:
             card_loss = self.card_value(card_cores, card_vram) - self.card_value(card_cores - c, card_vram - v)
             bound = table[count] = card_loss + self.whole_value(count) - self.whole_value(count - 1)
         return bound
+
+    def break_floor(self, c: int, v: int) -> int:
+        """A bound no `break_bound` for (c, v) is below: the card's own loss (a node's
+        whole-card value never grows as its count falls)."""
+        floor = self.break_floors.get((c, v))
+        if floor is None:
+            assert self.size is not None
+            card_vram, card_cores = self.size
+            floor = self.card_value(card_cores, card_vram) - self.card_value(card_cores - c, card_vram - v)
+            self.break_floors[(c, v)] = floor
+        return floor
 
     def whole_bounds(self, wanted: int) -> dict[int, int]:
         table = self.wholes.get(wanted)
@@ -883,53 +922,53 @@ class FragmentationAware:
                     )
         if not allow_hami:
             return best
+        # the best score's loss and fit, read once: a bucket is skipped when (bound, fit, 1) ≥
+        # the best score's first three, i.e. bound above the loss, or equal with a fit not tighter
+        top0, top1 = (best.score[0], best.score[1]) if best is not None else (_INF, _INF)
+        cards = view.cards
+        start = (c, 0)
         for cls, index in cluster.fraction.get(model, {}).items():
             info = infos.get((model, cls)) or self._class_info(model, cls)
             hosts = info.hosts.get(ask)
             if not (self._hosts(info, cls, ask) if hosts is None else hosts):
                 continue
-            table = info.fraction_bounds(c, v)
+            table = info.fractions.get((c, v))
+            if table is None:
+                table = info.fractions[(c, v)] = {}
             value = table.get
-            fcs = index.fcs
-            all_fvs = index.fvs
-            for i in range(bisect_left(fcs, c), len(fcs)):
-                fc = fcs[i]
-                fvs = all_fvs[fc]
-                for j in range(bisect_left(fvs, v), len(fvs)):
-                    fv = fvs[j]
-                    if fc == card_cores and fv == card_vram:
-                        continue  # untouched cards: the node's whole-card count changes too
-                    key = (fc, fv)
-                    known = value(key)
-                    bound = info.fraction_bound(table, fc, fv, c, v) if known is None else known
-                    if best is not None:
-                        top = best.score
-                        if bound > top[0]:
-                            continue
-                        fit = (fc - c) * wc + (fv - v) * wv
-                        if (bound, fit, 1) >= top[:3]:
-                            continue
-                    else:
-                        fit = (fc - c) * wc + (fv - v) * wv
-                    bucket = index.buckets[key]
-                    card = first_fitting(bucket, view.cards, fits)
-                    if card is None:
-                        continue
-                    ns = card.node
-                    locked = info.locked(ns, cpu, mem)
-                    if locked:
-                        other = lowest_passing(
-                            bucket, self._safe_test(info, request, fits, lambda o: view.cards[o].node)
-                        )
-                        if other is not None:
-                            card, locked = view.cards[other], []
-                            ns = card.node
-                    loss = bound
-                    if locked:
-                        loss += info.stranded(locked, ns, model, fraction_loss, fc, fv, c, v, card_cores, card_vram)
-                    score = (loss, fit, 1, card.order)
-                    if best is None or score < best.score:  # _better, without building a loser
-                        best = Candidate(score, GpuKind.HAMI, ns, [card], model=model)
+            keys = index.keys
+            buckets = index.buckets
+            for i in range(bisect_left(keys, start), len(keys)):  # fc ≥ c, then fv ascending
+                key = keys[i]
+                fc, fv = key
+                if fv < v or (fv == card_vram and fc == card_cores):
+                    continue  # too little VRAM; or untouched cards: the node's whole-card count changes too
+                bound = value(key)
+                if bound is None:
+                    bound = info.fraction_bound(table, fc, fv, c, v)
+                if bound > top0:
+                    continue
+                fit = (fc - c) * wc + (fv - v) * wv
+                if bound == top0 and fit >= top1:
+                    continue
+                bucket = buckets[key]
+                card = first_fitting(bucket, cards, fits)
+                if card is None:
+                    continue
+                ns = card.node
+                locked = info.locked(ns, cpu, mem)
+                if locked:
+                    other = lowest_passing(bucket, self._safe_test(info, request, fits, lambda o: cards[o].node))
+                    if other is not None:
+                        card, locked = cards[other], []
+                        ns = card.node
+                loss = bound
+                if locked:
+                    loss += info.stranded(locked, ns, model, fraction_loss, fc, fv, c, v, card_cores, card_vram)
+                score = (loss, fit, 1, card.order)
+                if best is None or score < best.score:  # _better, without building a loser
+                    best = Candidate(score, GpuKind.HAMI, ns, [card], model=model)
+                    top0, top1 = loss, fit
         return self._break_whole(cluster, view, request, option, fits, best)
 
     def _break_whole(
@@ -957,6 +996,8 @@ class FragmentationAware:
             hosts = info.hosts.get(ask)
             if not (self._hosts(info, cls, ask) if hosts is None else hosts):
                 continue
+            if best is not None and info.break_floor(c, v) > best.score[0]:
+                continue  # every count's bound is above the best loss: all would be skipped
             table = info.breaks.get((c, v))
             for count in sorted(by_count):
                 bound = None if table is None else table.get(count)
