@@ -188,7 +188,7 @@ class FractionIndex:
         key = (fc, fv)
         bucket = self.buckets[key]
         bucket.discard(order)
-        if not bucket:
+        if not bucket.members:
             del self.buckets[key]
             keys = self.keys
             del keys[bisect_left(keys, key)]

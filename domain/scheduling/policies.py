@@ -1039,13 +1039,16 @@ class FragmentationAware:
         cpu, mem = request.cpu_millicores, request.memory_mib
         ask = (cpu, mem)
         infos = self._info
+        top0, top1 = (best.score[0], best.score[1]) if best is not None else (_INF, _INF)
         for cls, by_count in cluster.exclusive.get(model, {}).items():
             info = infos.get((model, cls)) or self._class_info(model, cls)
             hosts = info.hosts.get(ask)
             if not (self._hosts(info, cls, ask) if hosts is None else hosts):
                 continue
             taken_whole = wanted if info.hami else 0
-            table = info.whole_bounds(wanted)
+            table = info.wholes.get(wanted)
+            if table is None:
+                table = info.wholes[wanted] = {}
             value = table.get
             for count in sorted(by_count):
                 if count < wanted:
@@ -1053,7 +1056,8 @@ class FragmentationAware:
                 bound = value(count)
                 if bound is None:
                     bound = info.whole_bound(table, wanted, count)
-                if best is not None and (bound, count - wanted) >= best.score[:2]:
+                # (bound, count − wanted) ≥ the best score's first two: skipped
+                if bound > top0 or (bound == top0 and count - wanted >= top1):
                     continue
                 nodes = by_count[count]
                 node = first_fitting_node(nodes, view.nodes, fits)
@@ -1070,6 +1074,7 @@ class FragmentationAware:
                 score = (loss, count - wanted, 0, node.order)
                 if best is None or score < best.score:  # _better, without building a loser
                     best = whole_candidate(score, node, view, model, wanted)
+                    top0, top1 = loss, count - wanted
         return best
 
     def _slice(

@@ -655,7 +655,7 @@ class Scheduler:
                     if target is None:
                         target = by_cls[new] = FractionIndex()
                     target.add(fc, fv, order)
-                    if not index:
+                    if not index.buckets:
                         del by_cls[old]
             elif role == CardRole.TIMESLICE:
                 if cs.free_slices > 0:
@@ -663,7 +663,7 @@ class Scheduler:
                     by_free = by_cls_ts[old]
                     bucket = by_free[cs.free_slices]
                     bucket.discard(cs.order)
-                    if not bucket:
+                    if not bucket.members:
                         del by_free[cs.free_slices]
                     to_free = by_cls_ts.get(new)
                     if to_free is None:
@@ -682,7 +682,7 @@ class Scheduler:
                         name = ms.profile.name
                         bucket = by_profile[name]
                         bucket.discard(ms.order)
-                        if not bucket:
+                        if not bucket.members:
                             del by_profile[name]
                         to_profile = by_cls_mig.get(new)
                         if to_profile is None:
@@ -731,29 +731,29 @@ class Scheduler:
                 self._unindex_mig(ms)
 
     @staticmethod
-    def _resource_index(ns: NodeState, create: bool) -> FractionIndex | None:
-        cluster = ns.cluster
-        if not ns.cards:
-            return cluster.cpu_nodes
-        index = cluster.gpu_nodes.get(ns.cls)
-        if index is None and create:
-            index = cluster.gpu_nodes[ns.cls] = FractionIndex()
-        return index
-
-    def _index_resources(self, ns: NodeState) -> None:
+    def _index_resources(ns: NodeState) -> None:
         if ns.accepts:
-            index = self._resource_index(ns, True)
-            assert index is not None
+            if ns.cards:  # (_resource_index, inline: this runs at every take and give)
+                gpu_nodes = ns.cluster.gpu_nodes
+                index = gpu_nodes.get(ns.cls)
+                if index is None:
+                    index = gpu_nodes[ns.cls] = FractionIndex()
+            else:
+                index = ns.cluster.cpu_nodes
             index.add(ns.free_cpu, ns.free_mem, ns.order)
 
-    def _unindex_resources(self, ns: NodeState) -> None:
+    @staticmethod
+    def _unindex_resources(ns: NodeState) -> None:
         if not ns.accepts:
             return
-        index = self._resource_index(ns, False)
-        assert index is not None
-        index.remove(ns.free_cpu, ns.free_mem, ns.order)
-        if ns.cards and not index:
-            del ns.cluster.gpu_nodes[ns.cls]
+        if ns.cards:
+            gpu_nodes = ns.cluster.gpu_nodes
+            index = gpu_nodes[ns.cls]
+            index.remove(ns.free_cpu, ns.free_mem, ns.order)
+            if not index.buckets:
+                del gpu_nodes[ns.cls]
+        else:
+            ns.cluster.cpu_nodes.remove(ns.free_cpu, ns.free_mem, ns.order)
 
     def _index_mig(self, ms: MigState) -> None:
         ns = ms.card.node
@@ -774,7 +774,7 @@ class Scheduler:
             by_profile = by_cls[ns.cls]
             bucket = by_profile[ms.profile.name]
             bucket.discard(ms.order)
-            if not bucket:
+            if not bucket.members:
                 del by_profile[ms.profile.name]
                 if not by_profile:
                     del by_cls[ns.cls]
@@ -815,14 +815,14 @@ class Scheduler:
             by_cls = cluster.fraction[cs.model]
             index = by_cls[ns.cls]
             index.remove(cs.free_cores, cs.free_vram, cs.order)
-            if not index:
+            if not index.buckets:
                 del by_cls[ns.cls]
         if role == CardRole.TIMESLICE and cs.free_slices > 0:
             by_cls_ts = cluster.timeslice[cs.model]
             by_free = by_cls_ts[ns.cls]
             bucket = by_free[cs.free_slices]
             bucket.discard(cs.order)
-            if not bucket:
+            if not bucket.members:
                 del by_free[cs.free_slices]
                 if not by_free:
                     del by_cls_ts[ns.cls]
@@ -841,7 +841,7 @@ class Scheduler:
         if old > 0:
             bucket = by_count[old]
             bucket.discard(ns.order)
-            if not bucket:
+            if not bucket.members:
                 del by_count[old]
         if new > 0:
             target = by_count.get(new)
