@@ -82,6 +82,7 @@ class NodeState:
         "id",
         "node",
         "order",
+        "usable",
         "whole_free",
     )
 
@@ -97,6 +98,9 @@ class NodeState:
         self.cards: list[CardState] = []
         # model -> sorted orders of cards that can be given away whole and are untouched
         self.whole_free: dict[str, list[int]] = {}
+        # what a policy computed from this node's cards alone (per model, e.g. the free capacity
+        # a type could use on them), dropped by the scheduler whenever a card's free state changes
+        self.usable: dict[str, dict[object, float]] | None = None
 
 
 class CardState:
@@ -163,20 +167,22 @@ class FractionIndex:
 
     __slots__ = ("buckets", "fcs", "fvs", "keys")
 
-    def __init__(self) -> None:
+    def __init__(self, flat: bool = False) -> None:
         self.fcs: list[int] = []
         self.fvs: dict[int, list[int]] = {}
         self.buckets: dict[tuple[int, int], OrderedSet] = {}
-        # every (fc, fv) present, sorted: the same order as fcs then fvs, walked flat (a card
-        # index has about one fv per fc, so the nested walk paid a loop per key)
-        self.keys: list[tuple[int, int]] = []
+        # with `flat` (card indexes): every (fc, fv) present, sorted, the same order as fcs then
+        # fvs, walked flat (a card index has about one fv per fc, so a nested walk pays a loop
+        # per key); node indexes, whose keys come and go at every take, do without
+        self.keys: list[tuple[int, int]] | None = [] if flat else None
 
     def add(self, fc: int, fv: int, order: int) -> None:
         key = (fc, fv)
         bucket = self.buckets.get(key)
         if bucket is None:
             bucket = self.buckets[key] = OrderedSet()
-            insort(self.keys, key)
+            if self.keys is not None:
+                insort(self.keys, key)
             fvs = self.fvs.get(fc)
             if fvs is None:
                 fvs = self.fvs[fc] = []
@@ -191,7 +197,8 @@ class FractionIndex:
         if not bucket.members:
             del self.buckets[key]
             keys = self.keys
-            del keys[bisect_left(keys, key)]
+            if keys is not None:
+                del keys[bisect_left(keys, key)]
             fvs = self.fvs[fc]
             del fvs[bisect_left(fvs, fv)]
             if not fvs:

@@ -673,7 +673,14 @@ class _ClassInfo:
         assert size is not None
         w = self.w
         shapes = self.shapes
-        usable: dict[tuple[RequestMode, int, int, int], float] = {}  # entries of one shape see the same
+        # entries of one shape see the same capacity on the node; it depends on the node's
+        # cards only, so it is kept on the node (per model, per shape) until they change
+        memos = ns.usable
+        if memos is None:
+            memos = ns.usable = {}
+        usable = memos.get(model)
+        if usable is None:
+            usable = memos[model] = {}
         total = 0.0
         for e in locked:
             shape = shapes[e[0]]
@@ -937,6 +944,7 @@ class FragmentationAware:
                 table = info.fractions[(c, v)] = {}
             value = table.get
             keys = index.keys
+            assert keys is not None  # (card indexes are flat)
             buckets = index.buckets
             for i in range(bisect_left(keys, start), len(keys)):  # fc ≥ c, then fv ascending
                 key = keys[i]

@@ -572,6 +572,7 @@ class Scheduler:
         wid = allocation.workload_id
         ns = self._node_by_id[p.node_id]
         self._unindex_resources(ns)
+        ns.usable = None
         ns.free_cpu -= p.cpu_millicores
         ns.free_mem -= p.memory_mib
         for share in p.shares:
@@ -600,6 +601,7 @@ class Scheduler:
         wid = allocation.workload_id
         ns = self._node_by_id[p.node_id]
         self._unindex_resources(ns)
+        ns.usable = None
         ns.free_cpu += p.cpu_millicores
         ns.free_mem += p.memory_mib
         for share in p.shares:
@@ -653,7 +655,7 @@ class Scheduler:
                     index.remove(fc, fv, order)
                     target = by_cls.get(new)
                     if target is None:
-                        target = by_cls[new] = FractionIndex()
+                        target = by_cls[new] = FractionIndex(flat=True)
                     target.add(fc, fv, order)
                     if not index.buckets:
                         del by_cls[old]
@@ -791,7 +793,7 @@ class Scheduler:
                 by_cls = cluster.fraction[cs.model] = {}
             index = by_cls.get(ns.cls)
             if index is None:
-                index = by_cls[ns.cls] = FractionIndex()
+                index = by_cls[ns.cls] = FractionIndex(flat=True)
             index.add(cs.free_cores, cs.free_vram, cs.order)
         if role == CardRole.TIMESLICE and cs.free_slices > 0:
             by_free = cluster.timeslice.setdefault(cs.model, {}).setdefault(ns.cls, {})
