@@ -22,7 +22,6 @@ policy except first-fit: all slices of a card are alike.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from math import floor as floor_int
 from collections.abc import Callable, Mapping
 from typing import Protocol, TypeVar
 
@@ -468,7 +467,6 @@ class _ClassInfo:
         "card_terms",
         "cpus",
         "entries",
-        "fraction_floors",
         "fractions",
         "hami",
         "hosts",
@@ -538,33 +536,12 @@ class _ClassInfo:
         # the least of those bounds over every count a node of the cluster can hold: a class
         # whose floor is above the best loss found has no place that could be better
         self.break_floors: dict[tuple[int, int], int] = {}
-        self.fraction_floors: dict[tuple[int, int], int] = {}
 
     def fraction_bounds(self, c: int, v: int) -> dict[tuple[int, int], int]:
         table = self.fractions.get((c, v))
         if table is None:
             table = self.fractions[(c, v)] = {}
         return table
-
-    def fraction_floor(self, c: int, v: int) -> int:
-        """A bound no `fraction_bound` for (c, v) is below, whatever the card's free state:
-        every fraction type of at most (c, v) fits any card the request fits, and a card's
-        free share falls by at least min(c / cores, v / VRAM) when (c, v) is taken from it,
-        so each such type loses at least that much weighted capacity (less two billionths
-        for the rounding of the two values the bound is the difference of)."""
-        floor = self.fraction_floors.get((c, v))
-        if floor is None:
-            floor = 0
-            if self.size is not None:
-                card_vram, card_cores = self.size
-                w = self.w
-                weight = 0.0
-                for e in self.entries:
-                    if e[1] is _FRACTION and e[3] <= c and e[2] <= v:
-                        weight += w[e[0]]
-                floor = max(0, floor_int(weight * min(c / card_cores, v / card_vram) * _Q * (1 - 1e-9)) - 2)
-            self.fraction_floors[(c, v)] = floor
-        return floor
 
     def fraction_bound(self, table: dict[tuple[int, int], int], fc: int, fv: int, c: int, v: int) -> int:
         bound = table[(fc, fv)] = self.card_value(fc, fv) - self.card_value(fc - c, fv - v)
@@ -951,9 +928,8 @@ class FragmentationAware:
                 fc, fv = key
                 if fv < v or (fv == card_vram and fc == card_cores):
                     continue  # too little VRAM; or untouched cards: the node's whole-card count changes too
-                bound = value(key)
-                if bound is None:
-                    bound = info.fraction_bound(table, fc, fv, c, v)
+                known = value(key)
+                bound = info.fraction_bound(table, fc, fv, c, v) if known is None else known
                 if bound > top0:
                     continue
                 fit = (fc - c) * wc + (fv - v) * wv
