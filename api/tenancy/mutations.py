@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from typing import Any, cast
 from uuid import UUID
 
 import strawberry
@@ -21,6 +22,7 @@ from domain.audit.services import AuditTarget
 from domain.ports import UnitOfWork
 from domain.tenancy import services as tenancy
 from domain.tenancy.model import Actor, Group, Membership, Organization, User
+from domain.volumes import erasure
 
 
 @strawberry.type
@@ -288,6 +290,31 @@ class TenancyMutation:
         return await mutate(
             info.context,
             "userUpdate",
+            action,
+            _user_target,
+            _user_payload,
+            lambda e: UserPayload(errors=e),
+            attempted=AuditTarget("User", node_id_of(input.id)),
+        )
+
+    @strawberry.mutation(
+        description="Delete a user: their name, e-mail, display name, password, sign-on subject, roles, memberships, "
+        "login sessions and tokens are removed (tokens revoked); the audit log, the ledger and past sessions keep "
+        "pointing at the same id, now named deleted-…. Refused with USER_HAS_ACTIVE_WORK while they have sessions "
+        "not ended or personal volumes (an admin of their organisation, or a super_admin; never yourself)."
+    )
+    async def user_delete(self, info: Info, input: IdInput) -> UserPayload:
+        c = info.context.container
+
+        async def action(uow: UnitOfWork, actor: Actor) -> tuple[User, UUID | None]:
+            user_id = decode(input.id, "User", "id")
+            before = await tenancy.user_get(uow, actor, user_id)
+            org = await _user_org(uow, before)
+            return await erasure.user_erase(cast(Any, uow), actor, c.clock, user_id), org
+
+        return await mutate(
+            info.context,
+            "userDelete",
             action,
             _user_target,
             _user_payload,

@@ -15,6 +15,7 @@ class TenancyErrorCode(StrEnum):
     TOKEN_EXPIRED = "TOKEN_EXPIRED"
     LAST_SUPER_ADMIN = "LAST_SUPER_ADMIN"
     WEAK_PASSWORD = "WEAK_PASSWORD"
+    USER_HAS_ACTIVE_WORK = "USER_HAS_ACTIVE_WORK"
 
 
 class TenancyError(DomainError):

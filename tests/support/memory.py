@@ -203,6 +203,28 @@ class InMemoryTenancy:
         if user_id in self.st.users:
             self.st.passwords[user_id] = password_hash
 
+    async def erase_user(self, user_id: UUID, *, username: str, email: str, display_name: str, at: datetime) -> None:
+        u = self.st.users.get(user_id)
+        if u is None:
+            return
+        self.st.users[user_id] = replace(
+            u,
+            username=username,
+            email=email,
+            display_name=display_name,
+            oidc_subject=None,
+            is_super_admin=False,
+            is_active=False,
+            active_group_id=None,
+        )
+        self.st.passwords[user_id] = None
+        self.st.memberships = {k: m for k, m in self.st.memberships.items() if m.user_id != user_id}
+        self.st.admins = {a for a in self.st.admins if a[0] != user_id}
+        self.st.logins = {k: v for k, v in self.st.logins.items() if v.user_id != user_id}
+        for tid, (t, d) in list(self.st.tokens.items()):
+            if t.user_id == user_id and t.revoked_at is None:
+                self.st.tokens[tid] = (replace(t, revoked_at=at), d)
+
     async def count_super_admins(self) -> int:
         return sum(1 for u in self.st.users.values() if u.is_super_admin and u.is_active)
 

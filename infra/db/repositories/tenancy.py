@@ -276,6 +276,30 @@ class SqlTenancyRepository:
     async def set_password_hash(self, user_id: UUID, password_hash: str) -> None:
         await self.s.execute(update(UserRow).where(UserRow.id == user_id).values(password_hash=password_hash))
 
+    async def erase_user(self, user_id: UUID, *, username: str, email: str, display_name: str, at: datetime) -> None:
+        await self.s.execute(
+            update(UserRow)
+            .where(UserRow.id == user_id)
+            .values(
+                username=username,
+                email=email,
+                display_name=display_name,
+                password_hash=None,
+                oidc_subject=None,
+                is_super_admin=False,
+                is_active=False,
+                active_group_id=None,
+            )
+        )
+        await self.s.execute(delete(MembershipRow).where(MembershipRow.user_id == user_id))
+        await self.s.execute(delete(OrgAdminRow).where(OrgAdminRow.user_id == user_id))
+        await self.s.execute(delete(LoginSessionRow).where(LoginSessionRow.user_id == user_id))
+        await self.s.execute(
+            update(PersonalAccessTokenRow)
+            .where(PersonalAccessTokenRow.user_id == user_id, PersonalAccessTokenRow.revoked_at.is_(None))
+            .values(revoked_at=at)
+        )
+
     async def count_super_admins(self) -> int:
         return await self.s.scalar(select(func.count()).where(UserRow.is_super_admin, UserRow.is_active)) or 0
 

@@ -288,3 +288,52 @@ def test_every_page_in_korean_with_no_english_word_and_no_cut_badge(
     assert cut == {}, cut
     assert errors == [], errors
     ctx.close()
+
+
+def test_an_admin_deletes_a_user_after_typing_their_name(browser: Any, fresh: Served, screenshots: Path) -> None:
+    """Issue 18, admin screens: deleting a user is a guarded operation (the name typed to
+    confirm), said in Korean; the user keeps their id under a placeholder name."""
+    ctx = browser.new_context(locale="ko-KR", viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.goto(fresh.url + "/")
+    page.get_by_label("사용자 이름", exact=True).fill("admin")
+    page.get_by_label("비밀번호", exact=True).fill(fresh.admin_password)
+    page.get_by_role("button", name="로그인", exact=True).click()
+    page.get_by_test_id("dashboard").wait_for()
+    org = ctx.request.post(fresh.url + "/graphql", data={"query": "{ organizations { nodes { id } } }"}).json()
+    made = ctx.request.post(
+        fresh.url + "/graphql",
+        data={
+            "query": "mutation($i: UserCreateInput!) { userCreate(input: $i) { user { id } errors { code } } }",
+            "variables": {
+                "i": {
+                    "organizationId": org["data"]["organizations"]["nodes"][0]["id"],
+                    "username": "leaver",
+                    "email": "leaver@demo-university.example",
+                }
+            },
+        },
+    ).json()["data"]["userCreate"]
+    assert made["errors"] == [], made
+    uid = made["user"]["id"]
+    page.goto(f"{fresh.url}/#/admin/users/{uid}")
+    page.get_by_test_id("user-delete").click()
+    submit = page.get_by_test_id("user-delete-submit")
+    assert submit.is_disabled()  # not before the name is typed
+    page.get_by_test_id("user-delete-typed").fill("leave")
+    assert submit.is_disabled()
+    page.get_by_test_id("user-delete-typed").fill("leaver")
+    page.screenshot(path=str(screenshots / "ko-user-delete.png"), full_page=True)
+    shown = english_words([page.get_by_role("dialog").inner_text()], {"leaver"})  # the confirmation, in Korean
+    assert shown == {}, shown
+    submit.click()
+    page.wait_for_url(re.compile(r"#/admin/users$"))
+    after = ctx.request.post(
+        fresh.url + "/graphql",
+        data={
+            "query": "query($id: ID!) { node(id: $id) { ... on User { username isActive } } }",
+            "variables": {"id": uid},
+        },
+    ).json()["data"]["node"]
+    assert after["isActive"] is False and re.fullmatch(r"deleted-[0-9a-f]{12}", after["username"]), after
+    ctx.close()

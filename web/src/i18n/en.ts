@@ -691,6 +691,12 @@ export const en = {
   "templates.instance": "Instance",
   "templates.details": "Variables · shared memory · volumes",
   "validation.envName": "A name such as MY_VAR (letters, digits and _), used once",
+  "users.delete": "Delete user",
+  "users.deleteHint": "Removes their name, e-mail address, password, tokens, roles and memberships. The ledger and the audit log keep their records under a placeholder name. Their sessions must have ended and their personal volumes be deleted first.",
+  "users.deleteConfirm": "Delete {name}? Their personal data is removed for good; this cannot be undone.",
+  "users.deleteType": "Type {name} to confirm",
+  "users.deleteNow": "Delete for good",
+  "error.USER_HAS_ACTIVE_WORK": "{name} still has {sessions} session(s) not ended and {volumeMib} MiB of personal volumes: stop the sessions and delete the volumes first",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -693,4 +693,10 @@ export const ko: Record<MessageKey, string> = {
   "templates.instance": "인스턴스",
   "templates.details": "변수 · 공유 메모리 · 볼륨",
   "validation.envName": "MY_VAR 같은 이름(영문자, 숫자, _)을 한 번만 쓰세요",
+  "users.delete": "사용자 삭제",
+  "users.deleteHint": "이름, 이메일 주소, 비밀번호, 토큰, 역할과 소속을 지웁니다. 원장과 감사 로그는 기록을 대체 이름으로 보존합니다. 먼저 세션이 모두 끝나고 개인 볼륨이 삭제되어야 합니다.",
+  "users.deleteConfirm": "{name} 사용자를 삭제할까요? 개인 정보가 영구히 지워지며 되돌릴 수 없습니다.",
+  "users.deleteType": "확인하려면 {name}을(를) 입력하세요",
+  "users.deleteNow": "영구 삭제",
+  "error.USER_HAS_ACTIVE_WORK": "{name} 사용자에게 아직 끝나지 않은 세션 {sessions}개와 개인 볼륨 {volumeMib} MiB가 있습니다. 세션을 중지하고 볼륨을 먼저 삭제하세요",
 };

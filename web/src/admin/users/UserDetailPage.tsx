@@ -1,7 +1,7 @@
 import { useState } from "react";
-import { Anchor, Badge, Button, Group, Paper, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Group, Modal, Paper, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery } from "urql";
-import { Link, useParams } from "wouter";
+import { Link, useLocation, useParams } from "wouter";
 import { graphql } from "../../gql";
 import type { Role } from "../../gql/graphql";
 import { useLanguage } from "../../i18n";
@@ -228,6 +228,88 @@ function PasswordForm({ userId, self }: { userId: string; self: boolean }) {
   );
 }
 
+const UserDeleteDocument = graphql(`
+  mutation UserDelete($input: IdInput!) {
+    userDelete(input: $input) {
+      user {
+        id
+        username
+      }
+      errors {
+        params {
+          name
+          value
+        }
+        code
+        field
+        message
+      }
+    }
+  }
+`);
+
+/** Deleting a user, guarded: the admin types the user name to confirm. Their personal data
+ * goes; the ledger and the audit log keep pointing at them. */
+function DeleteUserCard({ userId, username }: { userId: string; username: string }) {
+  const { t } = useLanguage();
+  const [, navigate] = useLocation();
+  const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState("");
+  const [{ fetching }, del] = useMutation(UserDeleteDocument);
+  const errors = useFieldErrors(["id"]);
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (typed !== username) return;
+    if (errors.take(await del({ input: { id: userId } }), (d) => d.userDelete)) navigate("/admin/users");
+  };
+  return (
+    <Paper withBorder p="md" data-testid="user-delete-card">
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={4} maw={640}>
+          <Title order={4}>{t("users.delete")}</Title>
+          <Text size="sm" c="dimmed">
+            {t("users.deleteHint")}
+          </Text>
+        </Stack>
+        <Button
+          color="red"
+          variant="light"
+          onClick={() => {
+            errors.clear();
+            setTyped("");
+            setOpen(true);
+          }}
+          data-testid="user-delete"
+        >
+          {t("users.delete")}
+        </Button>
+      </Group>
+      <Modal opened={open} onClose={() => setOpen(false)} title={t("users.delete")}>
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <Alert color="red">{t("users.deleteConfirm", { name: username })}</Alert>
+            <TextInput label={t("users.deleteType", { name: username })} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} autoComplete="off" data-testid="user-delete-typed" />
+            {errors.field("id") && (
+              <Text c="red" size="sm" data-testid="user-delete-error">
+                {errors.field("id")}
+              </Text>
+            )}
+            <GeneralErrors messages={errors.general} />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setOpen(false)}>
+                {t("common.cancel")}
+              </Button>
+              <Button type="submit" color="red" loading={fetching} disabled={typed !== username} data-testid="user-delete-submit">
+                {t("users.deleteNow")}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </Paper>
+  );
+}
+
 export default function UserDetailPage() {
   const { t, language } = useLanguage();
   const { me, admin } = useViewer();
@@ -373,6 +455,7 @@ export default function UserDetailPage() {
                 <GeneralErrors messages={membershipErrors.general} />
               </Stack>
             </Paper>
+            {user.id !== me.id && !(/^deleted-[0-9a-f]{12}$/.test(user.username) && !user.isActive) && <DeleteUserCard userId={user.id} username={user.username} />}
           </>
         )}
       </QueryState>
