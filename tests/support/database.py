@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
+import contextlib
 import os
 import tempfile
+import threading
 import uuid
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
@@ -21,10 +24,11 @@ def _plain(url: str) -> str:
     return url.replace("postgresql+asyncpg://", "postgresql://", 1)
 
 
-async def _admin(url: str, sql: str) -> None:
+async def _admin(url: str, *statements: str) -> None:
     conn = await asyncpg.connect(_plain(url), timeout=10)
     try:
-        await conn.execute(sql)
+        for sql in statements:  # one by one: CREATE DATABASE runs in no transaction block
+            await conn.execute(sql)
     finally:
         await conn.close()
 
@@ -62,22 +66,69 @@ def server_url() -> tuple[str, tempfile.TemporaryDirectory[str] | None]:
     return server.get_uri(), tmp
 
 
+_template_lock = threading.Lock()
+_templates: dict[str, str] = {}  # server URL → this process's migrated template database
+
+
+def _drop_template(base: str, name: str) -> None:
+    with contextlib.suppress(OSError, asyncpg.PostgresError):  # the server went first: nothing to drop
+        asyncio.run(_admin(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def migrated_template(base: str) -> str:
+    """A database on `base` migrated to head by the real migrations once per test process, that
+    `create_test_database` copies (`CREATE DATABASE … TEMPLATE`: a file copy, a fraction of the
+    migrations' time). Dropped when the process exits. Nothing ever connects to it after the
+    migrations (PostgreSQL refuses to copy a database someone is connected to)."""
+    with _template_lock:
+        name = _templates.get(base)
+        if name is None:
+            from infra.db.migrate import upgrade
+
+            name = f"gshare_tmpl_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+            asyncio.run(_admin(base, f'CREATE DATABASE "{name}"'))
+            try:
+                upgrade(_with_database(base, name))
+            except BaseException:
+                _drop_template(base, name)
+                raise
+            atexit.register(_drop_template, base, name)
+            _templates[base] = name
+        return name
+
+
 def create_test_database(prefix: str = "gshare_test", migrate: bool = True) -> TestDatabase:
     """Create a uniquely named database on the test server and migrate it to head.
 
-    `GSHARE_TEST_DATABASE_TEMPLATE` names a database already migrated to head to copy instead
-    (`make mutation` runs the billing tests once per SQL mutant: a copy takes a fraction of
-    the migrations' time)."""
+    On a named server (`GSHARE_TEST_DATABASE_URL`) a migrated database is a copy of the run's
+    template (`migrated_template`: the real migrations, run once per process); the migration
+    tests (tests/integration/test_migrations.py, test_cli.py) ask for `migrate=False` and run
+    the migrations themselves. `GSHARE_TEST_DATABASE_TEMPLATE` names a database already
+    migrated to head to copy instead (`make mutation` runs the billing tests once per SQL
+    mutant on a template of its own)."""
     base, embedded = server_url()
     name = f"{prefix}_{uuid.uuid4().hex[:10]}"
-    template = os.environ.get("GSHARE_TEST_DATABASE_TEMPLATE") if migrate else None
+    template = None
+    if migrate:
+        template = os.environ.get("GSHARE_TEST_DATABASE_TEMPLATE")
+        if template is None and embedded is None:
+            try:
+                template = migrated_template(base)
+            except (OSError, asyncpg.PostgresError) as exc:
+                raise RuntimeError(f"test PostgreSQL server is unreachable at {base}: {exc}") from exc
     create = f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else "")
+    # A test database need not outlive a server crash (each run makes its own): its commits do
+    # not wait for the WAL flush (~2.5 ms each on this machine's disk, thousands per run). What
+    # clients see is the same but for durability across a crash of the server, which the tests
+    # that crash PostgreSQL check on a private server of their own (PrivatePostgres in
+    # tests/integration/workers/conftest.py), never on this one.
+    fast = f'ALTER DATABASE "{name}" SET synchronous_commit = off'
     try:
-        asyncio.run(_admin(base, create))
+        asyncio.run(_admin(base, create, fast))
     except (OSError, asyncpg.PostgresError) as exc:
         raise RuntimeError(f"test PostgreSQL server is unreachable at {base}: {exc}") from exc
     db = TestDatabase(_with_database(base, name), base, name, embedded)
-    if migrate and not template:
+    if migrate and not template:  # an embedded server of its own: nothing to copy from
         from infra.db.migrate import upgrade
 
         upgrade(db.url)
