@@ -400,6 +400,6 @@ async def test_agent_process_feeds_a_subscriber_and_idle_reclaim_survives_a_work
     finally:
         stop_ticker.set()
         for p in reversed(procs):
-            p.stop()
+            await asyncio.to_thread(p.stop)  # off the loop: a process may call a server running on it
         r.close()
         await c.aclose()

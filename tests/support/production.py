@@ -70,6 +70,12 @@ class Proc:
         self._out.close()
         return self.p.returncode
 
+    async def astop(self, sig: int = signal.SIGTERM) -> int | None:
+        """`stop` without blocking the event loop: the test's Kubernetes API server runs on it,
+        and a process that calls the API while it stops (the operator giving its lease up)
+        would otherwise wait on a loop that waits on it, until killed 15 s later."""
+        return await asyncio.to_thread(self.stop, sig)
+
 
 async def until(check: Callable[[], Any], within: float, what: str, every: float = 0.1) -> Any:
     """The first truthy value of `check()` (sync or async), or an AssertionError after `within` s."""
@@ -200,7 +206,7 @@ class Production:
     async def restart_replica(self, i: int, *, without: tuple[str, ...] = ()) -> Proc:
         """Start replica `i` again (after it died) with the same command, less the env `without`."""
         old = self.replicas[i]
-        old.stop()
+        await old.astop()
         env = {k: v for k, v in old.env.items() if k not in without}
         new = Proc(old.name, old.args, env, old.log)
         self.procs[self.procs.index(old)] = new
@@ -290,5 +296,5 @@ async def production(
         yield Production(api, cluster_id, key, urls, procs[:2], worker, operator, cp_kubeconfig, procs, tmp)
     finally:
         for p in reversed(procs):
-            p.stop()
+            await p.astop()
         await api.stop()
