@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkCuda, checkEmail, checkInt, checkSlug, validateRequired } from "./validation";
 import { validatePreset, type PresetDraft } from "../admin/catalog/presetValidation";
-import { validateOffering } from "../admin/catalog/OfferingsPanel";
+import { cardClassModels, offeringInputs, validateOffering } from "../admin/catalog/OfferingsPanel";
 import { creditsToMicro, microToCredits } from "./format";
 import { toAuditFilter } from "../admin/audit/AuditPage";
 import { detectLanguage } from "../i18n";
@@ -59,6 +59,23 @@ describe("form validation", () => {
     expect(creditsToMicro("1e3")).toBeNull();
     expect(microToCredits("12500000")).toBe("12.5");
     expect(microToCredits(-1n)).toBe("-0.000001");
+  });
+
+  it("makes an offering a class of cards: models as the server keeps them, no rate of its own", () => {
+    const o = { vendor: "NVIDIA", name: "big", vramMib: "40960", cores: "100", minCuda: "12.0", hourlyRate: "", resourceName: "nvidia.com/gpu", description: "", enabled: true };
+    expect(validateOffering(o, true)).toEqual({ hourlyRateMicro: "required" });
+    const cls = { ...o, isClass: true, models: " H100-80GB, A100-80GB  A100-80GB," };
+    expect(validateOffering(cls, true)).toEqual({});
+    expect(validateOffering({ ...cls, vramMib: "0", minCuda: "x" }, true)).toEqual({ vramMib: "range", minCuda: "cuda" });
+    expect(cardClassModels(cls.models)).toEqual(["A100-80GB", "H100-80GB"]);
+    expect(cardClassModels(" ")).toEqual([]);
+    expect(offeringInputs(cls).create).toMatchObject({ vramMib: 40960, minCuda: "12.0", hourlyRateMicro: "0", cardClass: { models: ["A100-80GB", "H100-80GB"] } });
+    expect(offeringInputs({ ...cls, models: "" }).create?.cardClass).toEqual({ models: [] });
+    const edit = offeringInputs({ ...cls, id: "T2ZmZXJpbmc6MQ==", models: "L40S" }).update;
+    expect(edit).toMatchObject({ id: "T2ZmZXJpbmc6MQ==", cardClass: { models: ["L40S"] } });
+    expect(edit).not.toHaveProperty("hourlyRateMicro");
+    const one = offeringInputs({ ...o, id: "T2ZmZXJpbmc6Mg==", hourlyRate: "2.5" }).update;
+    expect(one).toMatchObject({ hourlyRateMicro: "2500000", cardClass: null });
   });
 
   it("builds the audit filter from the form, leaving blanks out", () => {

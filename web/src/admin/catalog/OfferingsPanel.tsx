@@ -32,6 +32,17 @@ const OfferingsDocument = graphql(`
           micro
           credits
         }
+        cardClass {
+          models
+        }
+        hourlyRateRange {
+          low {
+            credits
+          }
+          high {
+            credits
+          }
+        }
       }
     }
   }
@@ -64,6 +75,9 @@ const OfferingUpdateDocument = graphql(`
         hourlyRate {
           micro
           credits
+        }
+        cardClass {
+          models
         }
       }
       errors {
@@ -99,6 +113,54 @@ interface Editing {
   resourceName: string;
   description: string;
   enabled: boolean;
+  /** A class of cards: the scheduler picks the model (minimum VRAM `vramMib`, CUDA `minCuda`). */
+  isClass?: boolean;
+  /** The class's card models, separated by commas or spaces; empty: any model with the VRAM. */
+  models?: string;
+}
+
+/** The models a class of cards names, as the server keeps them: trimmed, each once, sorted. */
+export function cardClassModels(text: string): string[] {
+  const models = text
+    .split(/[\s,]+/)
+    .map((m) => m.trim())
+    .filter((m) => m !== "");
+  return [...new Set(models)].sort();
+}
+
+/** What the form sends: the create input, or the update input of the offering being edited. */
+export function offeringInputs(v: Editing) {
+  const models = v.isClass ? cardClassModels(v.models ?? "") : null;
+  // a class of cards is billed at the rate of the card it lands on: its own rate is 0
+  const hourlyRateMicro = v.isClass ? "0" : creditsToMicro(v.hourlyRate)!.toString();
+  const cardClass = models === null ? null : { models };
+  if (v.id) {
+    return {
+      update: {
+        id: v.id,
+        name: v.name.trim(),
+        minCuda: v.minCuda.trim(),
+        ...(v.isClass ? {} : { hourlyRateMicro }),
+        description: v.description,
+        enabled: v.enabled,
+        cardClass,
+      },
+    };
+  }
+  return {
+    create: {
+      vendor: v.vendor.trim(),
+      name: v.name.trim(),
+      vramMib: Number(v.vramMib),
+      cores: Number(v.cores),
+      minCuda: v.minCuda.trim(),
+      hourlyRateMicro,
+      resourceName: v.resourceName.trim(),
+      description: v.description,
+      enabled: v.enabled,
+      cardClass,
+    },
+  };
 }
 
 /** Client-side checks of the offering form; the keys are the input fields. */
@@ -115,6 +177,7 @@ export function validateOffering(v: Editing, isNew: boolean): Record<string, Pro
   }
   const cuda = checkCuda(v.minCuda);
   if (cuda) p.minCuda = cuda;
+  if (v.isClass) return p; // no rate of its own: the card's
   if (!v.hourlyRate.trim()) p.hourlyRateMicro = "required";
   else if (creditsToMicro(v.hourlyRate) === null) p.hourlyRateMicro = "credits";
   return p;
@@ -129,7 +192,20 @@ export function OfferingsPanel({ canEdit }: { canEdit: boolean }) {
   const [{ fetching: c }, create] = useMutation(OfferingCreateDocument);
   const [{ fetching: u }, update] = useMutation(OfferingUpdateDocument);
   const [, del] = useMutation(OfferingDeleteDocument);
-  const errors = useFieldErrors(["vendor", "name", "vramMib", "cores", "minCuda", "hourlyRateMicro", "resourceName", "description", "enabled"]);
+  const errors = useFieldErrors([
+    "vendor",
+    "name",
+    "vramMib",
+    "cores",
+    "minCuda",
+    "hourlyRateMicro",
+    "hourlyRate",
+    "resourceName",
+    "description",
+    "enabled",
+    "cardClass",
+    "cardClass.models",
+  ]);
   const listErrors = useFieldErrors([]);
   const conn = r.data?.offerings;
   const reload = () => refetch({ requestPolicy: "network-only" });
@@ -146,30 +222,10 @@ export function OfferingsPanel({ canEdit }: { canEdit: boolean }) {
     const problems = validateOffering(editing, !editing.id);
     setLocal(Object.fromEntries(Object.entries(problems).map(([k, p]) => [k, t(`validation.${p}`)])));
     if (Object.keys(problems).length) return;
-    const hourlyRateMicro = creditsToMicro(editing.hourlyRate)!.toString();
-    const ok = editing.id
-      ? errors.take(
-          await update({
-            input: { id: editing.id, name: editing.name.trim(), minCuda: editing.minCuda.trim(), hourlyRateMicro, description: editing.description, enabled: editing.enabled },
-          }),
-          (d) => d.offeringUpdate,
-        )
-      : errors.take(
-          await create({
-            input: {
-              vendor: editing.vendor.trim(),
-              name: editing.name.trim(),
-              vramMib: Number(editing.vramMib),
-              cores: Number(editing.cores),
-              minCuda: editing.minCuda.trim(),
-              hourlyRateMicro,
-              resourceName: editing.resourceName.trim(),
-              description: editing.description,
-              enabled: editing.enabled,
-            },
-          }),
-          (d) => d.offeringCreate,
-        );
+    const inputs = offeringInputs(editing);
+    const ok = inputs.update
+      ? errors.take(await update({ input: inputs.update }), (d) => d.offeringUpdate)
+      : errors.take(await create({ input: inputs.create }), (d) => d.offeringCreate);
     if (ok) {
       setEditing(null);
       reload();
@@ -183,7 +239,7 @@ export function OfferingsPanel({ canEdit }: { canEdit: boolean }) {
         <Group justify="flex-end">
           <Button
             onClick={() =>
-              open({ vendor: "NVIDIA", name: "", vramMib: "", cores: "100", minCuda: "", hourlyRate: "", resourceName: "nvidia.com/gpu", description: "", enabled: true })
+              open({ vendor: "NVIDIA", name: "", vramMib: "", cores: "100", minCuda: "", hourlyRate: "", resourceName: "nvidia.com/gpu", description: "", enabled: true, isClass: false, models: "" })
             }
             data-testid="offering-add"
           >
@@ -217,10 +273,24 @@ export function OfferingsPanel({ canEdit }: { canEdit: boolean }) {
                         {t("offerings.shareable")}
                       </Badge>
                     )}
+                    {o.cardClass && (
+                      <Badge ml="xs" size="xs" variant="light" color="grape" data-testid="offering-class">
+                        {o.cardClass.models.length ? o.cardClass.models.join(", ") : t("offerings.anyModel")}
+                      </Badge>
+                    )}
                   </Table.Td>
-                  <Table.Td>{formatMib(o.vramMib)}</Table.Td>
+                  <Table.Td>{o.cardClass ? t("offerings.atLeast", { vram: formatMib(o.vramMib) }) : formatMib(o.vramMib)}</Table.Td>
                   <Table.Td>{o.minCuda}</Table.Td>
-                  <Table.Td>{t("credits.perHour", { amount: formatCredits(o.hourlyRate.credits, language) })}</Table.Td>
+                  <Table.Td>
+                    {o.cardClass
+                      ? o.hourlyRateRange
+                        ? t("offerings.rateRange", {
+                            low: formatCredits(o.hourlyRateRange.low.credits, language),
+                            high: formatCredits(o.hourlyRateRange.high.credits, language),
+                          })
+                        : t("offerings.noMember")
+                      : t("credits.perHour", { amount: formatCredits(o.hourlyRate.credits, language) })}
+                  </Table.Td>
                   <Table.Td ff="monospace">{o.resourceName}</Table.Td>
                   <Table.Td>
                     <Badge color={o.enabled ? "teal" : "gray"}>{o.enabled ? t("common.enabled") : t("common.disabled")}</Badge>
@@ -243,6 +313,8 @@ export function OfferingsPanel({ canEdit }: { canEdit: boolean }) {
                               resourceName: o.resourceName,
                               description: o.description,
                               enabled: o.enabled,
+                              isClass: o.cardClass !== null && o.cardClass !== undefined,
+                              models: o.cardClass?.models.join(", ") ?? "",
                             })
                           }
                         >
@@ -277,20 +349,44 @@ export function OfferingsPanel({ canEdit }: { canEdit: boolean }) {
                 <TextInput label={t("offerings.vendor")} value={editing.vendor} disabled={!!editing.id} onChange={(e) => setEditing({ ...editing, vendor: e.currentTarget.value })} error={err("vendor")} />
                 <TextInput label={t("offerings.name")} name="name" value={editing.name} onChange={(e) => setEditing({ ...editing, name: e.currentTarget.value })} error={err("name")} />
               </Group>
+              <Switch
+                label={t("offerings.cardClass")}
+                description={t("offerings.cardClassHint")}
+                checked={!!editing.isClass}
+                disabled={!!editing.id}
+                onChange={(e) => setEditing({ ...editing, isClass: e.currentTarget.checked })}
+                error={err("cardClass")}
+                data-testid="offering-class-switch"
+              />
+              {editing.isClass && (
+                <TextInput
+                  label={t("offerings.models")}
+                  description={t("offerings.modelsHint")}
+                  name="models"
+                  placeholder="A100-80GB, H100-80GB"
+                  value={editing.models ?? ""}
+                  onChange={(e) => setEditing({ ...editing, models: e.currentTarget.value })}
+                  error={err("cardClass.models")}
+                />
+              )}
               <Group grow>
-                <NumberInput label={t("offerings.vramMib")} value={editing.vramMib} disabled={!!editing.id} onChange={(v) => setEditing({ ...editing, vramMib: String(v) })} error={err("vramMib")} min={1} />
+                <NumberInput label={editing.isClass ? t("offerings.minVramMib") : t("offerings.vramMib")} value={editing.vramMib} disabled={!!editing.id} onChange={(v) => setEditing({ ...editing, vramMib: String(v) })} error={err("vramMib")} min={1} />
                 <NumberInput label={t("offerings.cores")} value={editing.cores} disabled={!!editing.id} onChange={(v) => setEditing({ ...editing, cores: String(v) })} error={err("cores")} min={1} max={100} />
               </Group>
               <Group grow>
                 <TextInput label={t("offerings.minCuda")} name="minCuda" placeholder="12.2" value={editing.minCuda} onChange={(e) => setEditing({ ...editing, minCuda: e.currentTarget.value })} error={err("minCuda")} />
-                <TextInput
-                  label={t("offerings.hourlyRate")}
-                  name="hourlyRate"
-                  description={t("offerings.hourlyRateHint")}
-                  value={editing.hourlyRate}
-                  onChange={(e) => setEditing({ ...editing, hourlyRate: e.currentTarget.value })}
-                  error={err("hourlyRateMicro")}
-                />
+                {editing.isClass ? (
+                  <TextInput label={t("offerings.hourlyRate")} description={t("offerings.classRateHint")} value="" disabled />
+                ) : (
+                  <TextInput
+                    label={t("offerings.hourlyRate")}
+                    name="hourlyRate"
+                    description={t("offerings.hourlyRateHint")}
+                    value={editing.hourlyRate}
+                    onChange={(e) => setEditing({ ...editing, hourlyRate: e.currentTarget.value })}
+                    error={err("hourlyRateMicro") ?? err("hourlyRate")}
+                  />
+                )}
               </Group>
               <TextInput label={t("offerings.resourceName")} value={editing.resourceName} disabled={!!editing.id} onChange={(e) => setEditing({ ...editing, resourceName: e.currentTarget.value })} error={err("resourceName")} />
               <Textarea label={t("common.description")} value={editing.description} onChange={(e) => setEditing({ ...editing, description: e.currentTarget.value })} error={err("description")} />
