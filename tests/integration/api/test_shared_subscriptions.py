@@ -23,9 +23,13 @@ USAGE = "subscription($s: ID!) { sessionUsage(sessionId: $s) { at cpuMillicores 
 OTHER_SELECTION = "subscription($s: ID!) { sessionUsage(sessionId: $s) { gpuMemoryMib } }"
 
 
-def _streams(app: Any) -> Any:
+def _view(app: Any) -> Any:
     route = next(r for r in app.routes if isinstance(r, WebSocketRoute) and r.path == "/graphql")
-    return route.endpoint.shared_streams
+    return route.endpoint
+
+
+def _streams(app: Any) -> Any:
+    return _view(app).shared_streams
 
 
 async def _eventually(check: Any, within: float = 5.0) -> None:
@@ -74,6 +78,18 @@ async def test_subscribers_of_one_session_share_one_execution_and_each_gets_ever
                 assert len(streams) == 2  # one group per (document, variables), whoever subscribes
                 group = streams.group((USAGE, "", json.dumps({"s": sid}, separators=(",", ":"))))
                 assert group is not None and len(group.members) == 2
+                # every live payload is encoded once, whatever the number of its subscribers
+                view = _view(app)
+                encoded: list[Any] = []
+                plain = view.encode_json
+
+                def counting(data: Any) -> Any:
+                    live = isinstance(data, dict) and set(data) == {"data"}
+                    if live and "cpuMillicores" in json.dumps(data):
+                        encoded.append(data)
+                    return plain(data)
+
+                view.encode_json = counting
 
                 for i in range(3):
                     live = UsageSample(session.id, datetime.now(UTC), 200 + i, 512, 50.0 + i, 128)
@@ -86,6 +102,8 @@ async def test_subscribers_of_one_session_share_one_execution_and_each_gets_ever
                     )
                     assert (await sub_other.next())["sessionUsage"] == [{"gpuMemoryMib": 128}]
                 assert group.results == 3  # executed once per sample, not once per subscriber
+                assert len(encoded) == 3  # and encoded once per sample: two subscribers, three encodings
+                del view.encode_json
 
                 # the group's leader runs in the first subscriber's context: when that socket
                 # closes, the others still get every sample
