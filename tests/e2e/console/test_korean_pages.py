@@ -46,6 +46,7 @@ PAGES = [
     ("/admin/credits", "credits"),
     ("/admin/policies", "policies"),
     ("/admin/usage", "usage"),
+    ("/admin/history", "history"),
     ("/admin/clusters", "clusters"),
     ("/admin/queue", "queue"),
     ("/admin/catalog/offerings", "catalog-offerings"),

@@ -31,6 +31,7 @@ const Wallet = lazy(() => import("../credits/WalletPage"));
 const Credits = lazy(() => import("../admin/credits/CreditsPage"));
 const Policies = lazy(() => import("../admin/policies/PoliciesPage"));
 const Usage = lazy(() => import("../admin/usage/UsagePage"));
+const History = lazy(() => import("../admin/history/HistoryPage"));
 const Operations = lazy(() => import("../admin/operations/OperationsPage"));
 
 function Spinner() {
@@ -71,6 +72,7 @@ export function App() {
               <Route path="/admin/credits" component={Credits} />
               <Route path="/admin/policies" component={Policies} />
               <Route path="/admin/usage" component={Usage} />
+              <Route path="/admin/history" component={History} />
               <Route path="/admin/operations" component={Operations} />
               <Route path="/volumes" component={Volumes} />
               <Route path="/templates" component={Templates} />

@@ -60,6 +60,7 @@ const ADMIN_NAV: NavItem[] = [
   { to: "/admin/credits", label: "nav.credits" },
   { to: "/admin/policies", label: "nav.policies" },
   { to: "/admin/usage", label: "nav.usage" },
+  { to: "/admin/history", label: "nav.history" },
   { to: "/admin/clusters", label: "nav.clusters", show: (a) => a.superAdmin || a.orgAdmin },
   { to: "/admin/queue", label: "nav.queue" },
   { to: "/admin/catalog", label: "nav.catalog", show: (a) => a.superAdmin || a.orgAdmin },
