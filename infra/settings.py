@@ -112,7 +112,10 @@ class Settings(BaseSettings):
         "their roles, memberships, active group or credentials forgets it at once, in other processes through Redis",
         used_by=SERVE,
     )
-    admission_concurrency: int = setting(8, "admissions in flight per process (the rest wait in line)")
+    # an admission in flight holds a connection only while it reads its references (steps 1-5):
+    # it then waits for its batch, which one connection decides (issue 19); the wider the gate,
+    # the more admissions a batch decides together
+    admission_concurrency: int = setting(32, "admissions in flight per process (the rest wait in line)")
     # connections kept open: size it to the requests a process serves at once. Connections
     # beyond it (the overflow) are opened for a burst and closed when returned, and opening one
     # costs the server more CPU than the statements a request runs on it
