@@ -533,9 +533,25 @@ class _ClassInfo:
         self.fractions: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
         self.breaks: dict[tuple[int, int], dict[int, int]] = {}
         self.wholes: dict[int, dict[int, int]] = {}
-        # the least of those bounds over every count a node of the cluster can hold: a class
-        # whose floor is above the best loss found has no place that could be better
+        # (c, v) -> what no break bound of (c, v) is below (`break_floor`)
         self.break_floors: dict[tuple[int, int], int] = {}
+        if base is not None and base.entries is entries and base.size == size and base.hami == hami:
+            # values whose weights did not move are kept too (they would be summed again from the
+            # same terms and weights, in the same order: the same numbers): a card state's value
+            # reads the fraction types' weights, a whole-card count's the whole-card types'
+            old = base.w
+            cards_same = all(old[e[0]] == w[e[0]] for e in entries if e[1] is _FRACTION)
+            wholes_same = all(old[e[0]] == w[e[0]] for e in entries if e[1] is _EXCLUSIVE)
+            if cards_same:
+                self.card, self.fractions, self.break_floors = base.card, base.fractions, base.break_floors
+            if wholes_same:
+                self.whole = base.whole
+                if cards_same or not hami:  # (N whole HAMi cards also lose N cards' values)
+                    self.wholes = base.wholes
+            if cards_same and wholes_same:
+                self.breaks = base.breaks
+            if all(old[e[0]] == w[e[0]] for e in entries):  # (a slice's value sums over every entry)
+                self.slices = base.slices
 
     def fraction_bounds(self, c: int, v: int) -> dict[tuple[int, int], int]:
         table = self.fractions.get((c, v))

@@ -132,6 +132,22 @@ def test_admin_and_member_in_two_languages(browser: Any, served: Served, screens
         admin.get_by_text(marker).first.wait_for()
         shot(admin, screenshots, name)
 
+    # A class of cards from the offering form: minimum VRAM and CUDA and the models it may
+    # use, no rate of its own; the list shows its models, the Korean form names the switch.
+    admin.goto(f"{url}/#/admin/catalog/offerings")
+    admin.get_by_test_id("offering-add").click()
+    dialog = admin.get_by_role("dialog")
+    dialog.get_by_label("Class of cards").check()
+    dialog.get_by_label("Name", exact=True).fill("e2e-class")
+    dialog.get_by_label("Card models").fill("H100-80GB, A100-80GB")
+    dialog.get_by_label("Minimum VRAM (MiB)").fill("40960")
+    dialog.get_by_label("Minimum CUDA").fill("12.0")
+    shot(admin, screenshots, "offering-class-form")
+    dialog.get_by_role("button", name="Save").click()
+    dialog.wait_for(state="hidden")
+    admin.get_by_test_id("offering-class").filter(has_text="A100-80GB, H100-80GB").wait_for()
+    shot(admin, screenshots, "offering-class-listed")
+
     # The member, in a second context whose browser prefers Korean.
     member_ctx = browser.new_context(locale="ko-KR", viewport={"width": 1280, "height": 800})
     member = member_ctx.new_page()
