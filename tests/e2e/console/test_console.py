@@ -133,7 +133,7 @@ def test_admin_and_member_in_two_languages(browser: Any, served: Served, screens
         shot(admin, screenshots, name)
 
     # A class of cards from the offering form: minimum VRAM and CUDA and the models it may
-    # use, no rate of its own; the list shows its models, the Korean form names the switch.
+    # use, no rate of its own; the list shows its models and the range of its cards' rates.
     admin.goto(f"{url}/#/admin/catalog/offerings")
     admin.get_by_test_id("offering-add").click()
     dialog = admin.get_by_role("dialog")
@@ -146,6 +146,7 @@ def test_admin_and_member_in_two_languages(browser: Any, served: Served, screens
     dialog.get_by_role("button", name="Save").click()
     dialog.wait_for(state="hidden")
     admin.get_by_test_id("offering-class").filter(has_text="A100-80GB, H100-80GB").wait_for()
+    admin.get_by_role("cell", name="4–8 credits/h").wait_for()  # the embedded A100's and H100's rates
     shot(admin, screenshots, "offering-class-listed")
 
     # The member, in a second context whose browser prefers Korean.
