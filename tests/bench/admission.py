@@ -346,7 +346,7 @@ def main() -> None:
             }
             with gshare_serve(Path(tmp), env=env, timeout=120) as served:
                 tokens, ids = asyncio.run(setup(served.url, served.admin_password, args.clients))
-                asyncio.run(drive(served.url, tokens[:4], ids, 2))  # warm up
+                asyncio.run(drive(served.url, tokens, ids, 2))  # warm up every client: the ceiling runs warm too
                 backends = backend_pids(db.url)
                 cpu_before = process_cpu_seconds(served.pid)
                 pg_before = sum(process_cpu_seconds(p) for p in backends)
@@ -396,6 +396,10 @@ def main() -> None:
         )
     for line in verdicts(rate, ceiling_rate, server_cpu * per, ceiling_cpu * 1000 / max(1, ceiling), p50, p99):
         print(line)
+    print(
+        f"context: the ceiling's own p99 / p50 = {c99 / max(c50, 1e-9):.2f} (the tail this machine gives the "
+        f"cheapest request now; os.getloadavg() = {', '.join(f'{x:.2f}' for x in os.getloadavg())})"
+    )
     if args.profile:
         print(profile_top(args.profile))
 
@@ -427,7 +431,7 @@ def replicas_bench(args: argparse.Namespace) -> None:
                 where.mkdir()
                 served.append(stack.enter_context(gshare_serve(where, env=env, timeout=120)))
             tokens, ids = asyncio.run(setup(served[0].url, served[0].admin_password, args.clients))
-            asyncio.run(drive(served[0].url, tokens[:4], ids, 2))  # warm up
+            asyncio.run(drive(served[0].url, tokens, ids, 2))  # warm up: every client
             one, one_latencies, one_refused = asyncio.run(drive(served[0].url, tokens, ids, args.seconds))
 
             async def split() -> tuple[int, list[float], int]:
