@@ -44,3 +44,16 @@ class NodeSharingModeChangeInput:
     node_id: str = strawberry.field(description="`<cluster>/<node name>` or the node name alone.")
     mode: SharingMode  # type: ignore[valid-type]
     replicas: int | None = strawberry.field(default=None, description="Time slices per card (time slicing only).")
+
+
+@strawberry.input
+class NodeCordonSetInput:
+    cluster_id: str
+    node_id: str = strawberry.field(description="`<cluster>/<node name>` or the node name alone.")
+    cordoned: bool = strawberry.field(description="true: take no new sessions; false: take them again.")
+
+
+@strawberry.input
+class NodeDrainInput:
+    cluster_id: str
+    node_id: str = strawberry.field(description="`<cluster>/<node name>` or the node name alone.")

@@ -15,6 +15,7 @@ import strawberry
 from api.clusters import inputs
 from api.clusters.types import NodeOperation, RegisteredCluster
 from api.common.errors import UserError
+from api.common.ids import to_global
 from api.common.mutations import mutate, mutate_saga
 from api.context import Info
 from domain.audit.services import AuditTarget
@@ -54,6 +55,39 @@ class ClusterDeregisterPayload:
 class NodeOperationPayload:
     operation: NodeOperation | None = None
     errors: list[UserError] = strawberry.field(default_factory=list)
+
+
+@strawberry.type
+class NodeCordonPayload:
+    node_id: str | None = strawberry.field(default=None, description="The node's id (`<cluster>/<name>`).")
+    cordoned: bool | None = None
+    errors: list[UserError] = strawberry.field(default_factory=list)
+
+
+@strawberry.type
+class NodeDrainPayload:
+    node_id: str | None = strawberry.field(default=None, description="The node's id (`<cluster>/<name>`).")
+    drained_sessions: list[strawberry.ID] = strawberry.field(
+        default_factory=list,
+        description="Sessions asked to pause; each is resumed on another node (or queued) once its pod is gone.",
+    )
+    skipped_sessions: list[strawberry.ID] = strawberry.field(
+        default_factory=list, description="Sessions on the node that could not be paused (batch jobs run to their end)."
+    )
+    errors: list[UserError] = strawberry.field(default_factory=list)
+
+
+async def _cordon_port(container: Any, cluster_id: str) -> node_ops.NodeCordonPort:
+    """A registered Kubernetes cluster's nodes through its kubeconfig; a built-in cluster
+    (simulated) through its adapter."""
+    async with container.uow() as uow:
+        cluster = await SqlClusterRecords(uow).get(cluster_id)
+    if cluster is not None and cluster.kind == clusters_uc.KIND_KUBERNETES:
+        return KubernetesNodeSharing(container, cluster)
+    port = container.clusters.get(cluster_id)
+    if port is None or not hasattr(port, "cordon"):
+        raise NotFoundError("cluster", "clusterId")
+    return port  # type: ignore[no-any-return]
 
 
 def _target(c: RegisteredClusterModel) -> AuditTarget:
@@ -228,4 +262,63 @@ class ClustersMutation:
             lambda op: NodeOperationPayload(operation=NodeOperation.of(op)),
             lambda e: NodeOperationPayload(errors=e),
             attempted=AuditTarget("ClusterNode", node_id[:253]),
+        )
+
+    @strawberry.mutation(
+        description="Cordon a node (nothing new is placed there; what runs stays) or uncordon it (the queue is "
+        "drained at once), on the cluster and in the capacity state (super_admin)."
+    )
+    async def node_cordon_set(self, info: Info, input: inputs.NodeCordonSetInput) -> NodeCordonPayload:
+        ctx = info.context
+        c = ctx.container
+        deps = node_operation_deps(c)
+
+        async def call(actor: Actor) -> Any:
+            port = await _cordon_port(c, input.cluster_id)
+            return await node_ops.node_cordon_set(
+                deps, actor, port, cluster_id=input.cluster_id, node_ref=input.node_id, cordoned=input.cordoned
+            )
+
+        return await mutate_saga(
+            ctx,
+            "nodeCordonSet",
+            call,
+            lambda n: AuditTarget("ClusterNode", n.id[:253]),
+            lambda n: NodeCordonPayload(node_id=n.id, cordoned=n.cordoned),
+            lambda e: NodeCordonPayload(errors=e),
+            attempted=AuditTarget("ClusterNode", f"{input.cluster_id}/{input.node_id}"[:253]),
+        )
+
+    @strawberry.mutation(
+        description="Drain a node: cordon it and pause every session placed there; each is resumed on another node "
+        "(or queued until there is room) once its pod is gone. The node stays cordoned (super_admin)."
+    )
+    async def node_drain(self, info: Info, input: inputs.NodeDrainInput) -> NodeDrainPayload:
+        ctx = info.context
+        c = ctx.container
+        deps = node_operation_deps(c)
+
+        async def call(actor: Actor) -> node_ops.NodeDrain:
+            port = await _cordon_port(c, input.cluster_id)
+            drain = await node_ops.node_drain_start(
+                deps, actor, port, cluster_id=input.cluster_id, node_ref=input.node_id
+            )
+            _spawn(c, node_ops.node_drain_finish(deps, actor, drain))
+            return drain
+
+        def ok(d: node_ops.NodeDrain) -> NodeDrainPayload:
+            return NodeDrainPayload(
+                node_id=d.node_id,
+                drained_sessions=[strawberry.ID(str(to_global("Session", s))) for s in d.paused],
+                skipped_sessions=[strawberry.ID(str(to_global("Session", s))) for s in d.skipped],
+            )
+
+        return await mutate_saga(
+            ctx,
+            "nodeDrain",
+            call,
+            lambda d: AuditTarget("ClusterNode", d.node_id[:253]),
+            ok,
+            lambda e: NodeDrainPayload(errors=e),
+            attempted=AuditTarget("ClusterNode", f"{input.cluster_id}/{input.node_id}"[:253]),
         )

@@ -29,7 +29,7 @@ from domain.audit.services import AuditTarget, audit_entry, record
 from domain.common.errors import DomainError, NotFoundError
 from domain.inventory.changes import SharingModeChangePlan, plan_sharing_mode_change
 from domain.inventory.errors import InventoryError, InventoryErrorCode
-from domain.inventory.model import Inventory, SharingMode
+from domain.inventory.model import Inventory, Node, SharingMode
 from domain.ports import EventBus
 from domain.sessions import services as sessions
 from domain.sessions.model import SessionState
@@ -345,3 +345,99 @@ async def node_operation_get(records: NodeOperationRecords, actor: Actor, operat
     if op is None:
         raise NotFoundError("node operation")
     return op
+
+
+# ============================================================ cordon, uncordon, drain
+
+
+class NodeCordonPort(Protocol):
+    """The cluster half of a cordon: the node takes no new pods (Kubernetes:
+    `spec.unschedulable`), or takes them again. The cluster's next inventory report carries the
+    flag, so the cordon outlives the capacity state's copy."""
+
+    async def cordon(self, node_name: str, cordoned: bool) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class NodeDrain:
+    """A drain under way: the node is cordoned, `paused` are the sessions asked to pause (they
+    are resumed, placed elsewhere or queued, once their pods are gone); `skipped` were on the
+    node but could not be paused (a batch job runs to its end, a session already stopping)."""
+
+    node_id: str
+    paused: tuple[UUID, ...]
+    skipped: tuple[UUID, ...]
+
+
+async def _find_node(deps: NodeOperationDeps, cluster_id: str, node_ref: str) -> Node:
+    """A node of the cluster by its id (`<cluster>/<name>`) or its name."""
+    async with deps.sessions.uow() as uow:
+        inventory = await uow.capacity.inventory()
+    for n in inventory.nodes_of(cluster_id):
+        if node_ref in (n.id, n.name):
+            return n
+    raise NotFoundError("node", "nodeId")
+
+
+async def _set_cordoned_in_capacity(deps: NodeOperationDeps, cluster_id: str, node_id: str, cordoned: bool) -> None:
+    async with deps.sessions.uow() as uow:
+        inventory = await uow.capacity.inventory()
+        nodes = [replace(n, cordoned=cordoned) if n.id == node_id else n for n in inventory.nodes_of(cluster_id)]
+        await uow.capacity.replace_nodes(cluster_id, nodes)
+        uow.publish_after_commit(sessions.CAPACITY_TOPIC, {"reason": "cordon" if cordoned else "uncordon"})
+        await uow.commit()
+
+
+async def node_cordon_set(
+    deps: NodeOperationDeps, actor: Actor, cluster: NodeCordonPort, *, cluster_id: str, node_ref: str, cordoned: bool
+) -> Node:
+    """Cordon a node (what runs there stays; nothing new is placed there) or uncordon it (the
+    queue is drained at once, so waiting sessions may start there). super_admin only."""
+    access.require_super_admin(actor)
+    if deps.sessions.clusters.get(cluster_id) is None:
+        raise NotFoundError("cluster", "clusterId")
+    node = await _find_node(deps, cluster_id, node_ref)
+    await cluster.cordon(node.name, cordoned)
+    await _set_cordoned_in_capacity(deps, cluster_id, node.id, cordoned)
+    if not cordoned:
+        await sessions.drain_queue(deps.sessions)
+    return replace(node, cordoned=cordoned)
+
+
+async def node_drain_start(
+    deps: NodeOperationDeps, actor: Actor, cluster: NodeCordonPort, *, cluster_id: str, node_ref: str
+) -> NodeDrain:
+    """Cordon the node and ask every session placed there to pause; `node_drain_finish` then
+    resumes them (placed on other nodes, or queued until there is room)."""
+    node = await node_cordon_set(deps, actor, cluster, cluster_id=cluster_id, node_ref=node_ref, cordoned=True)
+    async with deps.sessions.uow() as uow:
+        state = await uow.capacity.snapshot()
+    on_node = sorted({a.workload_id for a in state.scheduler.allocations() if a.placement.node_id == node.id}, key=str)
+    paused: list[UUID] = []
+    skipped: list[UUID] = []
+    for workload in on_node:
+        try:
+            sid = UUID(workload)
+        except ValueError:
+            continue
+        try:
+            s = await sessions.session_pause(deps.sessions, actor, sid)
+        except DomainError as exc:
+            log.info("drain of %s: session %s not paused: %s", node.id, sid, exc)
+            skipped.append(sid)
+            continue
+        (paused if s.state in (SessionState.PAUSING, SessionState.PAUSED) else skipped).append(sid)
+    return NodeDrain(node.id, tuple(paused), tuple(skipped))
+
+
+async def node_drain_finish(deps: NodeOperationDeps, actor: Actor, drain: NodeDrain) -> list[UUID]:
+    """Resume the drained sessions once paused (the node is still cordoned: they go elsewhere or
+    wait in the queue); returns those resumed."""
+    resumed: list[UUID] = []
+    for sid in await _wait_paused(deps, list(drain.paused)):
+        try:
+            await sessions.session_resume(deps.sessions, actor, sid)
+            resumed.append(sid)
+        except DomainError as exc:
+            log.warning("drain of %s: session %s not resumed: %s", drain.node_id, sid, exc)
+    return resumed

@@ -304,6 +304,19 @@ class SharedSimulatedCluster:
     async def read_inventory(self) -> Inventory:
         return self._inventory
 
+    async def cordon(self, node_name: str, cordoned: bool) -> None:
+        """As `kubectl cordon` on the simulation: this process's inventory (what it reports
+        when asked) carries the flag, as does the hosting engine's; the capacity state in the
+        database, which every process places from, is set by the caller."""
+        if not any(n.name == node_name for n in self._inventory.nodes):
+            raise RuntimeError(f"node {node_name} is not in cluster {self._cluster_id}")
+        self._inventory = replace(
+            self._inventory,
+            nodes=tuple(replace(n, cordoned=cordoned) if n.name == node_name else n for n in self._inventory.nodes),
+        )
+        if self.sim is not None:
+            await self.sim.cordon(node_name, cordoned)
+
     async def apply_volume(self, claim: VolumeClaimSpec, storage_quota_mib: int | None) -> str | None:
         async with self._db.begin() as conn:
             await conn.execute(text(f"SELECT pg_advisory_xact_lock({_LOCK_KEY} + 1)"), {"cluster": self._cluster_id})

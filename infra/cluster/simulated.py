@@ -24,7 +24,7 @@ import hashlib
 import logging
 import re
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -170,6 +170,16 @@ class SimulatedCluster:
 
     async def read_inventory(self) -> Inventory:
         return self._inventory
+
+    async def cordon(self, node_name: str, cordoned: bool) -> None:
+        """As `kubectl cordon`: the node's next inventory says it takes no new pods (or takes
+        them again); what runs there stays."""
+        if not any(n.name == node_name for n in self._inventory.nodes):
+            raise RuntimeError(f"node {node_name} is not in cluster {self._cluster_id}")
+        self._inventory = replace(
+            self._inventory,
+            nodes=tuple(replace(n, cordoned=cordoned) if n.name == node_name else n for n in self._inventory.nodes),
+        )
 
     async def apply_volume(self, claim: VolumeClaimSpec, storage_quota_mib: int | None) -> str | None:
         if claim.claim_name not in self.claims:

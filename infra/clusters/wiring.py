@@ -202,6 +202,17 @@ class KubernetesNodeSharing:
         finally:
             await api.close()
 
+    async def cordon(self, node_name: str, cordoned: bool) -> None:
+        """`NodeCordonPort`: the node's spec.unschedulable, as `kubectl cordon` / `uncordon`."""
+        from infra.cluster.kubernetes import NodeOperations
+
+        assert self._cluster.kubeconfig_encrypted is not None
+        api = await _api_client(secret_box(self._container).decrypt(self._cluster.kubeconfig_encrypted))
+        try:
+            await NodeOperations(api, poll_interval=self._poll).cordon(node_name, cordoned)
+        finally:
+            await api.close()
+
     async def read_inventory(self) -> Inventory:
         port = self._container.clusters.get(self._cluster.id)
         if port is None or not hasattr(port, "read_inventory"):

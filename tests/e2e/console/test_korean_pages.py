@@ -338,3 +338,47 @@ def test_an_admin_deletes_a_user_after_typing_their_name(browser: Any, fresh: Se
     ).json()["data"]["node"]
     assert after["isActive"] is False and re.fullmatch(r"deleted-[0-9a-f]{12}", after["username"]), after
     ctx.close()
+
+
+def test_an_admin_cordons_uncordons_and_drains_a_node_after_confirming(
+    browser: Any, fresh: Served, screenshots: Path
+) -> None:
+    """Issue 18, admin screens: cordon, uncordon and drain a node as guarded operations (a
+    drain asks for the node's name), said in Korean; the node's badge follows."""
+    ctx = browser.new_context(locale="ko-KR", viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.goto(fresh.url + "/")
+    page.get_by_label("사용자 이름", exact=True).fill("admin")
+    page.get_by_label("비밀번호", exact=True).fill(fresh.admin_password)
+    page.get_by_role("button", name="로그인", exact=True).click()
+    page.get_by_test_id("dashboard").wait_for()
+    nodes = ctx.request.post(
+        fresh.url + "/graphql", data={"query": "{ clusterNodes { name cordoned allocations { sessionId } } }"}
+    ).json()["data"]["clusterNodes"]
+    idle = next(n["name"] for n in nodes if not n["allocations"] and not n["cordoned"])
+    page.goto(f"{fresh.url}/#/admin/clusters")
+    card = page.get_by_test_id("node-card").filter(has=page.get_by_role("heading", name=idle, exact=True))
+    cordoned = card.get_by_text("코든됨", exact=True)
+
+    card.get_by_test_id("node-cordon").click()
+    page.get_by_test_id("node-guard-submit").click()
+    cordoned.wait_for()
+    card.get_by_test_id("node-cordon").click()  # now "uncordon"
+    page.get_by_test_id("node-guard-submit").click()
+    cordoned.wait_for(state="detached")
+
+    card.get_by_test_id("node-drain").click()
+    submit = page.get_by_test_id("node-guard-submit")
+    assert submit.is_disabled()  # not before the node's name is typed
+    page.get_by_test_id("node-guard-typed").fill(idle)
+    shown = english_words([page.get_by_role("dialog").inner_text()], set(words(idle)))
+    assert shown == {}, shown
+    page.screenshot(path=str(screenshots / "ko-node-drain.png"), full_page=True)
+    submit.click()
+    page.get_by_test_id("node-drained").wait_for()
+    page.get_by_role("dialog").get_by_role("button", name="닫기", exact=True).click()
+    cordoned.wait_for()  # a drained node stays cordoned until uncordoned
+    card.get_by_test_id("node-cordon").click()
+    page.get_by_test_id("node-guard-submit").click()
+    cordoned.wait_for(state="detached")
+    ctx.close()

@@ -82,6 +82,10 @@ STRING_IDS_WITHOUT_SCOPE: dict[tuple[str, str], str] = {
         ("ClusterUsageSourceSetInput", "clusterId"),
         ("NodeSharingModeChangeInput", "clusterId"),
         ("NodeSharingModeChangeInput", "nodeId"),
+        ("NodeCordonSetInput", "clusterId"),
+        ("NodeCordonSetInput", "nodeId"),
+        ("NodeDrainInput", "clusterId"),
+        ("NodeDrainInput", "nodeId"),
     ]
 }
 # object types no organisation owns: there is no organisation B object to ask with
@@ -107,6 +111,7 @@ NO_SCOPE: dict[tuple[str, str], str] = {
     **{("Mutation", f): _GLOBAL for f in ("clusterRegister", "clusterPlacementPolicyUpdate", "clusterDeregister")},
     ("Mutation", "clusterUsageSourceSet"): _GLOBAL,
     ("Mutation", "nodeSharingModeChange"): _GLOBAL,
+    **{("Mutation", f): _GLOBAL for f in ("nodeCordonSet", "nodeDrain")},
     **{("Subscription", f): _VIEWER for f in ("viewer", "mySessions", "myQueuePositions", "notifications")},
     ("Subscription", "myWallet"): _VIEWER,
     ("Subscription", "adminSessionsChanged"): "streams what the viewer administers; takes no argument",

@@ -1088,6 +1088,10 @@ export type Mutation = {
   logout: LogoutPayload;
   membershipRemove: MembershipPayload;
   membershipSet: MembershipPayload;
+  /** Cordon a node (nothing new is placed there; what runs stays) or uncordon it (the queue is drained at once), on the cluster and in the capacity state (super_admin). */
+  nodeCordonSet: NodeCordonPayload;
+  /** Drain a node: cordon it and pause every session placed there; each is resumed on another node (or queued until there is room) once its pod is gone. The node stays cordoned (super_admin). */
+  nodeDrain: NodeDrainPayload;
   /** Change a node's sharing mode or time-slice replicas: pre-check, cordon, drain, relabel, wait for the new resource, remove stale capacity, uncordon (super_admin). Returns the running operation. */
   nodeSharingModeChange: NodeOperationPayload;
   notificationsMarkRead: NotificationsMarkReadPayload;
@@ -1239,6 +1243,16 @@ export type MutationMembershipRemoveArgs = {
 
 export type MutationMembershipSetArgs = {
   input: MembershipSetInput;
+};
+
+
+export type MutationNodeCordonSetArgs = {
+  input: NodeCordonSetInput;
+};
+
+
+export type MutationNodeDrainArgs = {
+  input: NodeDrainInput;
 };
 
 
@@ -1447,6 +1461,39 @@ export type MutationError = UserError & {
 export type Node = {
   /** The Globally Unique ID of this object */
   id: Scalars['ID']['output'];
+};
+
+export type NodeCordonPayload = {
+  __typename?: 'NodeCordonPayload';
+  cordoned?: Maybe<Scalars['Boolean']['output']>;
+  errors: Array<UserError>;
+  /** The node's id (`<cluster>/<name>`). */
+  nodeId?: Maybe<Scalars['String']['output']>;
+};
+
+export type NodeCordonSetInput = {
+  clusterId: Scalars['String']['input'];
+  /** true: take no new sessions; false: take them again. */
+  cordoned: Scalars['Boolean']['input'];
+  /** `<cluster>/<node name>` or the node name alone. */
+  nodeId: Scalars['String']['input'];
+};
+
+export type NodeDrainInput = {
+  clusterId: Scalars['String']['input'];
+  /** `<cluster>/<node name>` or the node name alone. */
+  nodeId: Scalars['String']['input'];
+};
+
+export type NodeDrainPayload = {
+  __typename?: 'NodeDrainPayload';
+  /** Sessions asked to pause; each is resumed on another node (or queued) once its pod is gone. */
+  drainedSessions: Array<Scalars['ID']['output']>;
+  errors: Array<UserError>;
+  /** The node's id (`<cluster>/<name>`). */
+  nodeId?: Maybe<Scalars['String']['output']>;
+  /** Sessions on the node that could not be paused (batch jobs run to their end). */
+  skippedSessions: Array<Scalars['ID']['output']>;
 };
 
 /** A guarded node operation (sharing-mode or replica change) and its progress. */
@@ -3238,6 +3285,20 @@ export type ClustersQueryVariables = Exact<{
 
 export type ClustersQuery = { __typename?: 'Query', clusters: Array<{ __typename?: 'ClusterView', id: string, name: string, kind: string, placementPolicy: string }>, clusterNodes: Array<{ __typename?: 'ClusterNode', id: string, name: string, clusterId: string, clusterName: string, sharingMode: SharingMode, cpuMillicores: number, memoryMib: number, freeCpuMillicores: number, freeMemoryMib: number, cordoned: boolean, schedulable: boolean, staleResources: Array<string>, cards: Array<{ __typename?: 'Card', uuid: string, model: string, vramMib: number, cores: number, migEnabled: boolean, timesliceReplicas: number, freeVramMib: number, freeCores: number, tenants: Array<{ __typename?: 'CardTenant', sessionId?: string | null, sessionName?: string | null, vramMib: number, cores: number }>, migInstances: Array<{ __typename?: 'MigInstance', id: string, profile: string, vramMib: number, tenant?: string | null, tenantName?: string | null }> }>, allocations: Array<{ __typename?: 'AllocationView', sessionId?: string | null, sessionName?: string | null, kind: GpuKind, ratio: string, cardUuids: Array<string>, vramMib: number, cores: number }> }> };
 
+export type NodeCordonSetMutationVariables = Exact<{
+  input: NodeCordonSetInput;
+}>;
+
+
+export type NodeCordonSetMutation = { __typename?: 'Mutation', nodeCordonSet: { __typename?: 'NodeCordonPayload', nodeId?: string | null, cordoned?: boolean | null, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string, params: Array<{ __typename?: 'ErrorParam', name: string, value: string }> }> } };
+
+export type NodeDrainMutationVariables = Exact<{
+  input: NodeDrainInput;
+}>;
+
+
+export type NodeDrainMutation = { __typename?: 'Mutation', nodeDrain: { __typename?: 'NodeDrainPayload', nodeId?: string | null, drainedSessions: Array<string>, skippedSessions: Array<string>, errors: Array<{ __typename?: 'MutationError', code: ErrorCode, field?: string | null, message: string, params: Array<{ __typename?: 'ErrorParam', name: string, value: string }> }> } };
+
 export type GpuQueueQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -3932,6 +3993,8 @@ export const RegistryCreateDocument = {"kind":"Document","definitions":[{"kind":
 export const RegistryUpdateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RegistryUpdate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"RegistryUpdateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registryUpdate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registry"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"params"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"value"}}]}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<RegistryUpdateMutation, RegistryUpdateMutationVariables>;
 export const RegistryDeleteDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RegistryDelete"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"IdInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"registryDelete"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deletedId"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"params"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"value"}}]}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<RegistryDeleteMutation, RegistryDeleteMutationVariables>;
 export const ClustersDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Clusters"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"clusterId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"clusters"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"placementPolicy"}}]}},{"kind":"Field","name":{"kind":"Name","value":"clusterNodes"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"clusterId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"clusterId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"clusterId"}},{"kind":"Field","name":{"kind":"Name","value":"clusterName"}},{"kind":"Field","name":{"kind":"Name","value":"sharingMode"}},{"kind":"Field","name":{"kind":"Name","value":"cpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"memoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"freeCpuMillicores"}},{"kind":"Field","name":{"kind":"Name","value":"freeMemoryMib"}},{"kind":"Field","name":{"kind":"Name","value":"cordoned"}},{"kind":"Field","name":{"kind":"Name","value":"schedulable"}},{"kind":"Field","name":{"kind":"Name","value":"staleResources"}},{"kind":"Field","name":{"kind":"Name","value":"cards"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"uuid"}},{"kind":"Field","name":{"kind":"Name","value":"model"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}},{"kind":"Field","name":{"kind":"Name","value":"migEnabled"}},{"kind":"Field","name":{"kind":"Name","value":"timesliceReplicas"}},{"kind":"Field","name":{"kind":"Name","value":"freeVramMib"}},{"kind":"Field","name":{"kind":"Name","value":"freeCores"}},{"kind":"Field","name":{"kind":"Name","value":"tenants"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionId"}},{"kind":"Field","name":{"kind":"Name","value":"sessionName"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}}]}},{"kind":"Field","name":{"kind":"Name","value":"migInstances"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"profile"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"tenant"}},{"kind":"Field","name":{"kind":"Name","value":"tenantName"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"allocations"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionId"}},{"kind":"Field","name":{"kind":"Name","value":"sessionName"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"ratio"}},{"kind":"Field","name":{"kind":"Name","value":"cardUuids"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}}]}}]}}]}}]} as unknown as DocumentNode<ClustersQuery, ClustersQueryVariables>;
+export const NodeCordonSetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"NodeCordonSet"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"NodeCordonSetInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodeCordonSet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"cordoned"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"params"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"value"}}]}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<NodeCordonSetMutation, NodeCordonSetMutationVariables>;
+export const NodeDrainDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"NodeDrain"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"NodeDrainInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodeDrain"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodeId"}},{"kind":"Field","name":{"kind":"Name","value":"drainedSessions"}},{"kind":"Field","name":{"kind":"Name","value":"skippedSessions"}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"params"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"value"}}]}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<NodeDrainMutation, NodeDrainMutationVariables>;
 export const GpuQueueDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GpuQueue"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"gpuQueue"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionId"}},{"kind":"Field","name":{"kind":"Name","value":"sessionName"}},{"kind":"Field","name":{"kind":"Name","value":"offering"}},{"kind":"Field","name":{"kind":"Name","value":"position"}},{"kind":"Field","name":{"kind":"Name","value":"length"}},{"kind":"Field","name":{"kind":"Name","value":"priority"}},{"kind":"Field","name":{"kind":"Name","value":"ratioOrCards"}},{"kind":"Field","name":{"kind":"Name","value":"exclusiveCards"}},{"kind":"Field","name":{"kind":"Name","value":"shared"}},{"kind":"Field","name":{"kind":"Name","value":"vramMib"}},{"kind":"Field","name":{"kind":"Name","value":"cores"}}]}}]}}]} as unknown as DocumentNode<GpuQueueQuery, GpuQueueQueryVariables>;
 export const NodeSharingModeChangeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"NodeSharingModeChange"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"NodeSharingModeChangeInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodeSharingModeChange"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"operation"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"errors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"params"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"value"}}]}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<NodeSharingModeChangeMutation, NodeSharingModeChangeMutationVariables>;
 export const NodeOperationProgressDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"NodeOperationProgress"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodeOperationProgress"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"currentStep"}},{"kind":"Field","name":{"kind":"Name","value":"steps"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"step"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"at"}}]}},{"kind":"Field","name":{"kind":"Name","value":"drainedSessions"}},{"kind":"Field","name":{"kind":"Name","value":"removedResources"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"finishedAt"}}]}}]}}]} as unknown as DocumentNode<NodeOperationProgressSubscription, NodeOperationProgressSubscriptionVariables>;

@@ -737,6 +737,19 @@ export const en = {
   "idle.charged": "Charged in all",
   "idle.idleMinutes": "Idle time",
   "idle.minutesOf": "{idle} of {all}",
+  "nodeGuard.cordon": "Cordon",
+  "nodeGuard.uncordon": "Uncordon",
+  "nodeGuard.drain": "Drain",
+  "nodeGuard.close": "Close",
+  "nodeGuard.title.cordon": "Cordon {node}",
+  "nodeGuard.title.uncordon": "Uncordon {node}",
+  "nodeGuard.title.drain": "Drain {node}",
+  "nodeGuard.explain.cordon": "No new session will be placed on this node; the {count} allocation(s) running there stay.",
+  "nodeGuard.explain.uncordon": "The node takes sessions again; sessions waiting in the queue may start on it at once.",
+  "nodeGuard.explain.drain": "The node is cordoned and its {count} allocation(s) are paused; each session is resumed on another node, or waits in the queue until there is room. Batch jobs run to their end. The node stays cordoned until you uncordon it.",
+  "nodeGuard.type": "Type {node} to confirm",
+  "nodeGuard.drained": "{count} session(s) paused; each is resumed elsewhere once its pod is gone.",
+  "nodeGuard.skipped": "{count} could not be paused and keep running.",
 } as const;
 
 export type MessageKey = keyof typeof en;

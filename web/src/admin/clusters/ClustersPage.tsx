@@ -10,6 +10,7 @@ import { useViewer } from "../../app/viewer";
 import { useRefetchOnCapacityChange } from "../../common/live";
 import type { SharingMode } from "../../gql/graphql";
 import { SharingModeChange } from "./SharingModeChange";
+import { NodeGuard, type NodeAction } from "./NodeGuard";
 
 const ClustersDocument = graphql(`
   query Clusters($clusterId: String) {
@@ -85,6 +86,7 @@ export default function ClustersPage() {
   const { admin } = useViewer();
   useRefetchOnCapacityChange(refetch);
   const [changing, setChanging] = useState<{ clusterId: string; nodeId: string; mode: SharingMode } | null>(null);
+  const [guard, setGuard] = useState<{ clusterId: string; node: string; action: NodeAction; sessions: number } | null>(null);
   const nodes = r.data?.clusterNodes ?? [];
   return (
     <Stack>
@@ -121,9 +123,28 @@ export default function ClustersPage() {
               </Group>
               <Group gap="xs">
               {admin.superAdmin && (
-                <Button size="xs" variant="default" onClick={() => setChanging({ clusterId: n.clusterId, nodeId: n.name, mode: n.sharingMode })}>
-                  {t("nodeOp.change")}
-                </Button>
+                <>
+                  <Button size="xs" variant="default" onClick={() => setChanging({ clusterId: n.clusterId, nodeId: n.name, mode: n.sharingMode })}>
+                    {t("nodeOp.change")}
+                  </Button>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    onClick={() => setGuard({ clusterId: n.clusterId, node: n.name, action: n.cordoned ? "uncordon" : "cordon", sessions: n.allocations.length })}
+                    data-testid="node-cordon"
+                  >
+                    {t(n.cordoned ? "nodeGuard.uncordon" : "nodeGuard.cordon")}
+                  </Button>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="orange"
+                    onClick={() => setGuard({ clusterId: n.clusterId, node: n.name, action: "drain", sessions: n.allocations.length })}
+                    data-testid="node-drain"
+                  >
+                    {t("nodeGuard.drain")}
+                  </Button>
+                </>
               )}
               <Text size="sm">
                 CPU {(n.cpuMillicores - n.freeCpuMillicores) / 1000}/{n.cpuMillicores / 1000} · {t("presets.memory")} {formatMibOf(n.memoryMib - n.freeMemoryMib, n.memoryMib)}
@@ -206,6 +227,24 @@ export default function ClustersPage() {
           </Card>
         ))}
       </QueryState>
+      <Modal
+        opened={guard !== null}
+        onClose={() => {
+          setGuard(null);
+          refetch({ requestPolicy: "network-only" });
+        }}
+        title={guard ? t(`nodeGuard.title.${guard.action}`, { node: guard.node }) : ""}
+      >
+        {guard && (
+          <NodeGuard
+            {...guard}
+            onDone={() => {
+              setGuard(null);
+              refetch({ requestPolicy: "network-only" });
+            }}
+          />
+        )}
+      </Modal>
       <Modal
         opened={changing !== null}
         onClose={() => {

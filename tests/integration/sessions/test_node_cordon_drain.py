@@ -1,0 +1,81 @@
+"""Cordon, uncordon and drain a node as guarded admin operations (issue 18, admin screens):
+a cordoned node takes nothing new (on the cluster and in the capacity state) while what runs
+there stays; a drain pauses the sessions there and resumes each on another node; uncordoning
+drains the queue onto the node again. Only a super_admin may; a node not in the cluster is a
+typed refusal naming nodeId."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import pytest
+
+from domain.catalog.model import GpuTier
+from domain.common.errors import DomainError, NotFoundError, PermissionDeniedError
+from domain.inventory import node_operations as node_ops
+from domain.inventory.model import Card, Node, SharingMode
+from domain.sessions import services as sessions
+from domain.sessions.model import SessionState
+from infra.clusters.wiring import node_operation_records
+from tests.integration.sessions.test_admission_steps import fresh_scope
+from tests.integration.sessions.test_lifecycle import wait_state
+from tests.support.api import SYSTEM, add_gpu_catalog, add_simulated_cluster, unique
+
+
+async def test_a_drained_node_moves_its_session_elsewhere_and_takes_work_again_once_uncordoned(
+    container: Any, runtime: Any
+) -> None:
+    c = container
+    cid = unique("drain")
+    model = unique("T4-drain")
+    nodes = tuple(
+        Node(f"{cid}/n{i}", f"n{i}", cid, SharingMode.EXCLUSIVE, 64000, 262144, (Card(f"GPU-{cid}-{i}", model, 16384),))
+        for i in (1, 2)
+    )
+    cluster = await add_simulated_cluster(c, cid, nodes)
+    cat = await add_gpu_catalog(
+        c,
+        model,
+        16384,
+        1_000_000,
+        preset={"cpu_millicores": 1000, "memory_mib": 1024, "tier": GpuTier.EXCLUSIVE, "gpu_count": 1},
+    )
+    req = dict(image_id=cat["image"].id, preset_id=cat["preset"].id, offering_id=cat["offering"].id)
+    sc = await fresh_scope(c)
+    deps = node_ops.NodeOperationDeps(sessions=c.sessions, records=node_operation_records(c), events=c.events)
+    started: list[Any] = []
+    try:
+        first = await sessions.session_create(c.sessions, sc.actor, sessions.SessionRequest(name="nb", **req))
+        started.append(first.id)
+        first = await wait_state(c, first.id, SessionState.RUNNING)
+        here = first.placement["node_id"]
+        other = next(n for n in nodes if n.id != here)
+
+        # only a super_admin; a node the cluster does not have names nodeId
+        with pytest.raises(PermissionDeniedError):
+            await node_ops.node_drain_start(deps, sc.actor, cluster, cluster_id=cid, node_ref=here)
+        with pytest.raises(NotFoundError) as missing:
+            await node_ops.node_drain_start(deps, SYSTEM, cluster, cluster_id=cid, node_ref="n9")
+        assert missing.value.field == "nodeId"
+
+        drain = await node_ops.node_drain_start(deps, SYSTEM, cluster, cluster_id=cid, node_ref=here)
+        assert drain.node_id == here and drain.paused == (first.id,) and drain.skipped == ()
+        assert next(n for n in (await cluster.read_inventory()).nodes if n.id == here).cordoned  # on the cluster too
+        assert await node_ops.node_drain_finish(deps, SYSTEM, drain) == [first.id]
+        moved = await wait_state(c, first.id, SessionState.RUNNING)
+        assert moved.placement["node_id"] == other.id  # resumed on the node that was free
+
+        # the cordoned node takes nothing new: the next session waits
+        second = await sessions.session_create(c.sessions, sc.actor, sessions.SessionRequest(name="nb2", **req))
+        started.append(second.id)
+        assert second.state == SessionState.QUEUED
+        node = await node_ops.node_cordon_set(deps, SYSTEM, cluster, cluster_id=cid, node_ref=here, cordoned=False)
+        assert node.cordoned is False
+        placed = await wait_state(c, second.id, SessionState.SCHEDULED, SessionState.STARTING, SessionState.RUNNING)
+        assert placed.placement["node_id"] == here  # the queue was drained onto it at once
+    finally:
+        for sid in started:
+            with contextlib.suppress(DomainError):
+                await sessions.session_stop(c.sessions, sc.actor, sid)
+        await cluster.close()
