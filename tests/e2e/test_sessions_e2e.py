@@ -24,7 +24,7 @@ pytestmark = pytest.mark.e2e
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     env = {"GSHARE_SIMULATED_START_DELAY": "1.0", "GSHARE_SIMULATED_JOB_SECONDS": "1.0"}
-    with gshare_serve(tmp_path_factory.mktemp("sessions"), env=env) as s:
+    with gshare_serve(tmp_path_factory.mktemp("sessions"), env=env, premade_postgres=True) as s:
         # the first start seeds the living demo (its GPU session takes a card) through the API
         # after /healthz answers; the tests count capacity, so they begin once it is seeded
         s.printed_accounts()

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -48,8 +52,64 @@ class Served:
             time.sleep(0.2)
 
 
+_premade_lock = threading.Lock()
+_premade: Path | None = None
+
+
+def premade_embedded_postgres() -> Path:
+    """An embedded server's data directory as `gshare serve` makes it on a first start (pgserver's
+    initdb, the `gshare` database migrated to head by the real migrations), stopped cleanly;
+    made once per test process and removed when it exits. A serve test that is not about the
+    first start of the server copies it (`gshare_serve(..., premade_postgres=True)`): the same
+    pgserver then starts on it, skipping initdb and the migrations (a few seconds per serve).
+    The tests of the first start itself (tests/e2e/test_serve_embedded.py, the console's
+    test_first_run.py) start from an empty directory."""
+    global _premade
+    with _premade_lock:
+        if _premade is None:
+            # in a thread of its own: the migrations run an event loop, and the caller may be
+            # inside one (Playwright's sync API runs one in the test's thread)
+            with ThreadPoolExecutor(1) as pool:
+                _premade = pool.submit(_make_premade).result()
+        return _premade
+
+
+def _make_premade() -> Path:
+    import pgserver  # type: ignore[import-untyped,unused-ignore]
+
+    from infra.db.migrate import upgrade
+    from infra.embedded import start_embedded_postgres
+
+    root = Path(tempfile.mkdtemp(prefix="gshare-premade-pg-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    upgrade(start_embedded_postgres(root))
+    pg_dir = root / "postgres"
+    pgserver.get_server(str(pg_dir)).cleanup()  # the last handle: the server stops
+    assert not (pg_dir / "postmaster.pid").exists(), "the premade server did not stop"
+    for leftover in (".handle_pids.json", "log"):  # this process's handle, its log
+        (pg_dir / leftover).unlink(missing_ok=True)
+    return pg_dir
+
+
+def _copy_premade_postgres(data_dir: Path) -> None:
+    if (data_dir / "postgres").exists():  # a second start on the same directory
+        return
+    data_dir.mkdir(parents=True, exist_ok=True)
+    # `cp -a`: the files keep their owner (as root, pgserver runs the server as its own user)
+    subprocess.run(["cp", "-a", str(premade_embedded_postgres()), str(data_dir / "postgres")], check=True)
+
+
 @contextmanager
-def gshare_serve(tmp: Path, *, env: dict[str, str] | None = None, timeout: float = 90) -> Iterator[Served]:
+def gshare_serve(
+    tmp: Path,
+    *,
+    env: dict[str, str] | None = None,
+    timeout: float = 90,
+    premade_postgres: bool = False,
+) -> Iterator[Served]:
+    """`gshare serve` in `tmp` (its data dir `tmp/data`) on a free port, until it answers /readyz.
+    `premade_postgres`: on the embedded server, start from a copy of `premade_embedded_postgres()`
+    instead of an empty data dir (for tests not about the first start of the server)."""
     port = free_port()
     password = "e2e-admin-password"
     log = tmp / "serve.log"
@@ -62,6 +122,8 @@ def gshare_serve(tmp: Path, *, env: dict[str, str] | None = None, timeout: float
     }
     if "GSHARE_DATABASE_URL" not in (env or {}):
         full_env.pop("GSHARE_DATABASE_URL", None)  # README command 1 runs on the embedded server
+        if premade_postgres:
+            _copy_premade_postgres(Path(full_env["GSHARE_DATA_DIR"]))
     with log.open("w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "cli", "serve"],
@@ -83,7 +145,7 @@ def gshare_serve(tmp: Path, *, env: dict[str, str] | None = None, timeout: float
                     pass
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"gshare serve did not become ready:\n{log.read_text()[-4000:]}")
-                time.sleep(0.2)
+                time.sleep(0.05)
             yield Served(url, port, password, log, proc.pid, proc)
         finally:
             proc.send_signal(signal.SIGTERM)

@@ -75,7 +75,7 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Served]:
     ensure_console_built()
-    with gshare_serve(tmp_path_factory.mktemp("console")) as s:
+    with gshare_serve(tmp_path_factory.mktemp("console"), premade_postgres=True) as s:
         yield s
 
 

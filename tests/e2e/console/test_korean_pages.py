@@ -159,7 +159,7 @@ def settle(page: Any, busy: set[Any], quiet_ms: int = 400, timeout_s: float = 30
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Served]:
     ensure_console_built()
-    with gshare_serve(tmp_path_factory.mktemp("korean")) as s:
+    with gshare_serve(tmp_path_factory.mktemp("korean"), premade_postgres=True) as s:
         s.printed_accounts()  # the demo is seeded: its sessions, ledger and audit fill the pages
         yield s
 

@@ -20,7 +20,7 @@ def runs(log: str) -> list[str]:
 def test_gshare_serve_runs_the_periodic_jobs_in_process(tmp_path: Path) -> None:
     periods = "credits.refills=1,tenancy.purge_login_sessions=1"
     env = {"GSHARE_WORKER_JOB_PERIODS": periods, "GSHARE_DEMO": "false", "GSHARE_LOG_LEVEL": "debug"}
-    with gshare_serve(tmp_path, env=env) as served:
+    with gshare_serve(tmp_path, env=env, premade_postgres=True) as served:
         deadline = time.monotonic() + 20
         while len(runs(served.log.read_text())) < 3 and time.monotonic() < deadline:
             time.sleep(0.2)
@@ -35,7 +35,7 @@ def test_info_log_quiet(tmp_path: Path) -> None:
     does not grow by a line per run (issue 18: short logs)."""
     periods = "credits.refills=1,tenancy.purge_login_sessions=1"
     env = {"GSHARE_WORKER_JOB_PERIODS": periods, "GSHARE_DEMO": "false"}
-    with gshare_serve(tmp_path, env=env) as served:
+    with gshare_serve(tmp_path, env=env, premade_postgres=True) as served:
         time.sleep(4)
     log = served.log.read_text()
     assert "workers started (StubBroker" in log
