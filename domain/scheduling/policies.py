@@ -969,22 +969,23 @@ class FragmentationAware:
                 if best is None or score < best.score:  # _better, without building a loser
                     best = Candidate(score, GpuKind.HAMI, ns, [card], model=model)
                     top0, top1 = loss, fit
-        return self._break_whole(cluster, view, request, option, fits, best)
+        return self._break_whole(cluster, view, request, model, c, v, size, fits, best)
 
     def _break_whole(
         self,
         cluster: ClusterState,
         view: StateView,
         request: GpuRequest,
-        option: ModelChoice,
+        model: str,
+        c: int,
+        v: int,
+        size: tuple[int, int],
         fits: NodeFit,
         best: Candidate | None,
     ) -> Candidate | None:
-        """A fraction on an untouched HAMi card: the card's loss plus the node's whole-card
-        count going from k to k − 1."""
-        model = option.model
-        card_vram, card_cores = cluster.card_size[model]
-        v, c = option.vram_mib, option.cores
+        """A fraction (c cores, v VRAM) of `model` (cards of `size`) on an untouched HAMi card:
+        the card's loss plus the node's whole-card count going from k to k − 1."""
+        card_vram, card_cores = size
         fit = (card_cores - c) / card_cores + (card_vram - v) / card_vram
         cpu, mem = request.cpu_millicores, request.memory_mib
         ask = (cpu, mem)
@@ -1193,7 +1194,7 @@ def _cluster_usable(cluster: ClusterState, kind: TaskType) -> float:
         if kind.mode is RequestMode.FRACTION:
             for index in cluster.fraction.get(model, {}).values():
                 for fc, fv, bucket in index.feasible(c, v):
-                    total += len(bucket) * share(fc, fv, card_cores, card_vram)
+                    total += len(bucket.members) * share(fc, fv, card_cores, card_vram)
             for by_profile in cluster.mig.get(model, {}).values():
                 for profile in cluster.mig_profiles.get(model, ()):
                     if profile.cores >= c and profile.vram_mib >= v:
@@ -1201,13 +1202,14 @@ def _cluster_usable(cluster: ClusterState, kind: TaskType) -> float:
                             profile.cores, profile.vram_mib, card_cores, card_vram
                         )
         elif kind.mode is RequestMode.EXCLUSIVE:
+            n = kind.cards
             for by_count in cluster.exclusive.get(model, {}).values():
                 for count, nodes in by_count.items():
-                    total += len(nodes) * whole_usable(count, kind.cards)
+                    total += len(nodes.members) * (count - count % n)  # whole_usable(count, n)
         elif kind.mode is RequestMode.SHARED:
             for by_free in cluster.timeslice.get(model, {}).values():
                 for free, cards in by_free.items():
-                    total += free * len(cards)
+                    total += free * len(cards.members)
     return total
 
 
@@ -1229,13 +1231,15 @@ class _FreeCapacity:
             for index in cluster.fraction.get(model, {}).values():
                 for fc in index.fcs:
                     for fv in index.fvs[fc]:
-                        items.append((fc, fv, len(index.buckets[(fc, fv)]) * share(fc, fv, card_cores, card_vram)))
+                        items.append(
+                            (fc, fv, len(index.buckets[(fc, fv)].members) * share(fc, fv, card_cores, card_vram))
+                        )
             for by_profile in cluster.mig.get(model, {}).values():
                 for profile in cluster.mig_profiles.get(model, ()):
                     instances = by_profile.get(profile.name)
                     if instances:
                         pc, pv = profile.cores, profile.vram_mib
-                        items.append((pc, pv, len(instances) * share(pc, pv, card_cores, card_vram)))
+                        items.append((pc, pv, len(instances.members) * share(pc, pv, card_cores, card_vram)))
         return items
 
     def _fraction_usable(self, model: str, v: int, c: int) -> list[float]:

@@ -35,6 +35,7 @@ from types import FrameType
 from typing import Any
 
 from domain.inventory.model import GpuKind, Inventory, SharingMode
+from domain.scheduling import scheduler as scheduler_module
 from domain.scheduling.index import Candidate, CardRole, ClusterState, NodeFit, NodeState, StateView
 from domain.scheduling.model import GpuRequest, RequestMode
 from domain.scheduling.policies import POLICIES, PolicyFactory
@@ -217,7 +218,12 @@ def steady_opcodes(policy: str, scale: float, seed: int, events: int) -> float:
     a count of work that does not depend on how loaded the machine is (CPU-time rates on a
     shared machine swing by a third from run to run). It counts interpreted work only, not
     time spent inside C functions, so compare it between versions of the same code, not
-    between policies. Tracing is slow: a few thousand decisions take about a minute."""
+    between policies. Tracing is slow: a few thousand decisions take about a minute.
+
+    The scheduler's process-wide caches (the ratios of the sizes seen) are emptied first, so
+    the count does not depend on what ran before in the process (a warm cache skips work)."""
+    scheduler_module._fraction_ratio.cache_clear()
+    scheduler_module._exclusive_ratio.cache_clear()
     inventory = cluster(policy, scale)
     s = Scheduler(inventory, (), policies(seed))
     total = sum(len(n.cards) for n in inventory.nodes)
