@@ -69,6 +69,15 @@ def _card_kind(node: Node, card: Card) -> GpuKind:
     return GpuKind.EXCLUSIVE
 
 
+def _main_profile(card: Card) -> str:
+    """The resource of the MIG profile taking most of the card (by instance memory; the first
+    listed among equals)."""
+    share: dict[str, int] = {}
+    for inst in card.mig_instances:
+        share[inst.profile.resource] = share.get(inst.profile.resource, 0) + inst.profile.vram_mib
+    return max(share, key=lambda r: share[r])
+
+
 def _usage(
     placements: Iterable[Placement],
 ) -> tuple[dict[str, int], dict[str, Fraction], dict[str, Fraction]]:
@@ -99,17 +108,21 @@ def _rows(
             model = card.model if by_model else None
             used_units = units.get(card.uuid, 0)
             if kind is GpuKind.MIG:
-                # each profile is its own resource; a MIG instance is one physical and one
-                # logical unit (hardware-isolated)
+                # each profile is its own resource and each instance one logical unit
+                # (hardware-isolated); the card itself is counted physically once, in the row
+                # of the profile it is mostly split into (so the physical column adds up to the
+                # cards there are, as the per-model totals do), used once any instance is taken
+                taken_here = 0
                 for inst in card.mig_instances:
-                    key = (inst.profile.resource, kind, model)
-                    a = acc.setdefault(key, _Acc())
+                    a = acc.setdefault((inst.profile.resource, kind, model), _Acc())
                     taken = inst.id in mig_taken
-                    a.phys_total += 1
+                    taken_here += taken
                     a.log_total += 1
-                    a.phys_used += taken
                     a.log_used += taken
                     a.ratio_used += mig_taken.get(inst.id, Fraction(0))
+                home = acc[(_main_profile(card), kind, model)]
+                home.phys_total += card.physical_count
+                home.phys_used += min(card.physical_count, taken_here)
                 continue
             resource = RESOURCE_GPU_SHARED if kind is GpuKind.SHARED else RESOURCE_GPU
             a = acc.setdefault((resource, kind, model), _Acc())

@@ -97,8 +97,11 @@ async def test_each_real_node_shows_its_physical_and_logical_capacity(inventory:
     }
     rows = {(r.resource, r.kind): (r.physical.total, r.logical.total) for r in capacity_by_resource(inventory, [])}
     assert rows[("nvidia.com/gpu.shared", GpuKind.SHARED)] == (8, 32)
-    assert rows[("nvidia.com/mig-1g.10gb", GpuKind.MIG)] == (6, 6)
-    assert rows[("nvidia.com/mig-2g.20gb", GpuKind.MIG)] == (4, 4)
+    # the two A100s in MIG mode count once physically, in the row of the profile holding most
+    # of them (4 × 2g.20gb = 80 GB against 6 × 1g.10gb = 60 GB); their instances logically
+    assert rows[("nvidia.com/mig-1g.10gb", GpuKind.MIG)] == (0, 6)
+    assert rows[("nvidia.com/mig-2g.20gb", GpuKind.MIG)] == (2, 4)
+    assert sum(p for p, _ in rows.values()) == sum(p for p, _ in totals.values())
     assert rows[("nvidia.com/gpu", GpuKind.HAMI)] == (8, 8)
     # exclusive: 8 V100 + 2 whole A100 + 8 MI300X
     assert rows[("nvidia.com/gpu", GpuKind.EXCLUSIVE)] == (18, 18)

@@ -156,3 +156,24 @@ def test_bundles_shrink_as_capacity_is_used(demo: Inventory) -> None:
     assert s.place(GpuRequest("x", "A100-80GB", exclusive_cards=3, cpu_millicores=1000)) is not None
     a100 = [b for b in instance_bundles(demo, s.placements()) if b.model == "A100-80GB"]
     assert {(b.gpus, b.nodes) for b in a100} == {(1, 2), (2, 1), (3, 1), (4, 1)}
+
+
+def test_a_mig_card_counts_once_physically_however_many_instances_it_is_split_into(demo: Inventory) -> None:
+    """Issue 18: the capacity table counted each MIG instance as a physical card (9 + 1 + 1
+    'cards' for the demo's two H100 MIG cards). Each card counts once, in the row of the
+    profile it is mostly split into; its instances stay the logical units."""
+    rows = rows_by_key(capacity_by_resource(demo, []))
+    one, two, three = (rows[(f"nvidia.com/mig-{p}", GpuKind.MIG)] for p in ("1g.10gb", "2g.20gb", "3g.40gb"))
+    # the 7 × 1g.10gb card, and the 3g.40gb + 2g.20gb + 2 × 1g.10gb card (3g.40gb holds most of it)
+    assert (one.physical, two.physical, three.physical) == (Counts(1, 0), Counts(0, 0), Counts(1, 0))
+    assert (one.logical, two.logical, three.logical) == (Counts(9, 0), Counts(1, 0), Counts(1, 0))
+    # the physical column adds up to the cards there are, as the per-model totals count them
+    assert sum(r.physical.total for r in rows.values()) == sum(t.physical.total for t in model_totals(demo, []))
+    # a card is used once any of its instances is taken
+    s = Scheduler(demo)
+    for i in range(2):
+        assert s.place(GpuRequest(f"m{i}", "H100-80GB", vram_mib=10240, cores=12)) is not None
+    used = rows_by_key(capacity_by_resource(demo, s.placements()))
+    assert used[("nvidia.com/mig-1g.10gb", GpuKind.MIG)].logical == Counts(9, 2)
+    mig_used = sum(r.physical.used for (res, kind), r in used.items() if kind is GpuKind.MIG)
+    assert 1 <= mig_used <= 2  # two instances: on one card or on both, never more cards than that
