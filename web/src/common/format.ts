@@ -1,6 +1,7 @@
 import type { Language } from "../i18n";
 
-const locale = (l: Language) => (l === "ko" ? "ko-KR" : "en-GB");
+/** The `Intl` locale of a console language (British English, as the rest of the console). */
+export const locale = (l: Language) => (l === "ko" ? "ko-KR" : "en-GB");
 
 export function formatDateTime(iso: string | null | undefined, language: Language): string {
   if (!iso) return "—";

@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { useLanguage } from "../../i18n";
+import { locale } from "../../common/format";
 
 const COLORS = ["#4c6ef5", "#12b886", "#fab005", "#e64980", "#7950f2", "#fd7e14", "#15aabf", "#82c91e", "#868e96"];
 
@@ -27,9 +28,9 @@ export default function HistoryChart({
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const format = new Intl.DateTimeFormat(language, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+    const format = new Intl.DateTimeFormat(locale(language), { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
     const when = (i: number | null | undefined) => (i == null || times[i] == null ? "—" : format.format(new Date(times[i])));
-    const number = (v: number) => v.toLocaleString(language, { maximumFractionDigits: 2 });
+    const number = (v: number) => v.toLocaleString(locale(language), { maximumFractionDigits: 2 });
     const opts: uPlot.Options = {
       width: el.clientWidth || 600,
       height,

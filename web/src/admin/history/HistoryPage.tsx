@@ -4,7 +4,7 @@ import { useQuery } from "urql";
 import { graphql } from "../../gql";
 import type { IdleCreditsDimension, UsageHistoryDimension } from "../../gql/graphql";
 import { useLanguage } from "../../i18n";
-import { formatCredits, formatDateTime, formatUnit, periodUnit } from "../../common/format";
+import { formatCredits, formatDateTime, formatUnit, locale, periodUnit } from "../../common/format";
 import { Empty, PageHeader, QueryState } from "../../common/ui";
 import { alignSeries, PERIODS, periodStart, seriesSummary, type HistoryPeriod } from "./history";
 
@@ -82,7 +82,7 @@ export default function HistoryPage() {
   const cards = useMemo(() => alignSeries(labelled, (p) => p.cardEquivalents), [labelled]);
   const util = useMemo(() => alignSeries(labelled, (p) => p.gpuUtilPercent), [labelled]);
   const report = idle.data?.idleCreditsReport;
-  const percent = (v: number | null) => (v == null ? "—" : `${v.toLocaleString(language, { maximumFractionDigits: 1 })} %`);
+  const percent = (v: number | null) => (v == null ? "—" : `${v.toLocaleString(locale(language), { maximumFractionDigits: 1 })} %`);
   return (
     <Stack>
       <PageHeader title={t("nav.history")} description={t("history.description")} />
@@ -136,7 +136,7 @@ export default function HistoryPage() {
                         <Table.Tr key={s.key}>
                           <Table.Td translate="no">{s.name}</Table.Td>
                           <Table.Td ta="right" ff="monospace">
-                            {sum.cards.toLocaleString(language, { maximumFractionDigits: 2 })}
+                            {sum.cards.toLocaleString(locale(language), { maximumFractionDigits: 2 })}
                           </Table.Td>
                           <Table.Td ta="right" ff="monospace">
                             {percent(sum.util)}
