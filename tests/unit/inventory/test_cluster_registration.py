@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import Any
 from uuid import UUID
 
 import pytest
@@ -190,3 +191,86 @@ async def test_a_cluster_is_deregistered_only_when_nothing_runs_on_it() -> None:
         await c.cluster_deregister(records, ROOT, cluster_id="demo")
     assert refused(simulated.value) == ("NOT_FOUND", "clusterId", "cluster not found")
     assert "demo" in records.rows
+
+
+async def test_a_clusters_prometheus_is_set_with_its_token_sealed_and_cleared() -> None:
+    records = Records()
+    cluster = await register(records)
+    records.locked.clear()
+
+    async def usage(url: str | None, token: str | None = None, actor: Actor = ROOT, cid: str = "gpu-a") -> Any:
+        return await c.cluster_usage_source_set(
+            records, Secrets(), actor, cluster_id=cid, prometheus_url=url, bearer_token=token
+        )
+
+    set_ = await usage("  http://prometheus.monitoring:9090/api  ", "  t0ken  ")
+    assert set_ == replace(
+        cluster, prometheus_url="http://prometheus.monitoring:9090/api", prometheus_token_encrypted=b"sealed:t0ken"
+    )
+    assert records.rows["gpu-a"] == set_ and records.locked == ["gpu-a"]
+    # a new URL without a token keeps none (the old one is not carried over)
+    assert (await usage("https://[fd00::1]:9090")).prometheus_token_encrypted is None
+    assert (await usage("https://p", "   ")).prometheus_token_encrypted is None
+    # no URL (or a blank one): back to the node agents, no token kept even if one is given
+    for url in (None, "", "   "):
+        await usage("https://p", "t")
+        cleared = await usage(url, "t")
+        assert (cleared.prometheus_url, cleared.prometheus_token_encrypted) == (None, None)
+    # at most 2000 characters of URL, 8192 of token
+    longest = "http://p/" + "a" * 1991
+    assert (await usage(longest, "t" * 8192)).prometheus_url == longest
+    assert records.rows["gpu-a"].prometheus_token_encrypted == b"sealed:" + b"t" * 8192
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://p:9090",
+        "http://",
+        "http://user:secret@p:9090",
+        "http://p:9090/api?token=x",
+        "http://p:9090/#x",
+        "http://p:9090/a b",
+        "http://p_9090",
+        "prometheus:9090",
+        "http://p/" + "a" * 1992,
+    ],
+)
+async def test_a_bad_prometheus_url_is_refused_and_changes_nothing(url: str) -> None:
+    records = Records()
+    cluster = await register(records)
+    with pytest.raises(DomainError) as err:
+        await c.cluster_usage_source_set(records, Secrets(), ROOT, cluster_id="gpu-a", prometheus_url=url)
+    assert refused(err.value) == (
+        "INVALID_VALUE", "prometheusUrl", "a Prometheus URL is http(s)://host[:port][/path], without credentials",
+    )  # fmt: skip
+    assert records.rows["gpu-a"] == cluster
+
+
+@pytest.mark.parametrize("token", ["two words", "tab\there", "line\nbreak", "t" * 8193])
+async def test_a_bad_bearer_token_is_refused_and_changes_nothing(token: str) -> None:
+    records = Records()
+    cluster = await register(records)
+    with pytest.raises(DomainError) as err:
+        await c.cluster_usage_source_set(
+            records, Secrets(), ROOT, cluster_id="gpu-a", prometheus_url="http://p:9090", bearer_token=token
+        )
+    assert refused(err.value) == (
+        "INVALID_VALUE", "prometheusBearerToken", "a bearer token is one word of at most 8192 characters",
+    )  # fmt: skip
+    assert records.rows["gpu-a"] == cluster
+
+
+async def test_the_usage_source_is_set_by_a_super_admin_on_a_registered_cluster_only() -> None:
+    records = Records()
+    cluster = await register(records)
+    records.rows["demo"] = replace(cluster, id="demo", kind="simulated")
+    for actor, cid, want in [
+        (ADMIN, "gpu-a", ("PERMISSION_DENIED", None, "only a super_admin may do this")),
+        (ROOT, "nope", ("NOT_FOUND", "clusterId", "cluster not found")),
+        (ROOT, "demo", ("NOT_FOUND", "clusterId", "cluster not found")),
+    ]:
+        with pytest.raises(DomainError) as err:
+            await c.cluster_usage_source_set(records, Secrets(), actor, cluster_id=cid, prometheus_url="http://p")
+        assert refused(err.value) == want
+    assert records.rows["demo"].prometheus_url is None and records.rows["gpu-a"] == cluster
