@@ -72,7 +72,7 @@ bench: install-dev web
 	$(BIN)/python -m tests.bench.console
 
 ## Mutation testing of domain/ (mutmut) with the score per package; not part of `make test`.
-## PACKAGE=domain/credits tests one package, JOBS=1 one mutant at a time (default 2); results are
+## PACKAGE=domain/credits tests one package, JOBS=1 one mutant at a time (default min(2, cores)); results are
 ## kept in mutants/ (incremental).
 mutation: install-dev
 	$(BIN)/pip install --quiet -e '.[dev,mutation]'

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
+from tests.mutation import run
 from tests.mutation.run import Equivalent, Mutant, package_of, parse_equivalents, score
 
 
@@ -57,3 +61,14 @@ def test_each_hand_mutant_of_issue_20_still_finds_its_code_once_and_names_existi
         assert (ROOT / m.path).read_text().count(m.original) == 1, m.name
         assert m.original != m.mutated
         assert all((ROOT / t).is_file() for t in m.tests), m.name
+
+
+def test_the_readme_and_the_makefile_say_how_many_mutants_are_tested_at_once_as_run_py_does() -> None:
+    """run.py tests min(2, cores) mutants at a time unless told (--jobs / JOBS=): the README
+    and the Makefile's comment say the same."""
+    root = Path(run.__file__).resolve().parents[2]
+    assert min(2, os.cpu_count() or 1) == run.JOBS
+    section = (root / "README.md").read_text().split("## Mutation testing", 1)[1].split("\n## ", 1)[0]
+    readme = " ".join(section.split())
+    assert "`JOBS` defaults to min(2, cores)" in readme and "one worker)" not in readme
+    assert "JOBS=1 one mutant at a time (default min(2, cores))" in (root / "Makefile").read_text()
