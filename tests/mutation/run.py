@@ -97,7 +97,11 @@ def parse_equivalents(text: str) -> dict[str, Equivalent]:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
+        # the mutated line may hold " | " itself (a union type): the name is the first part,
+        # the reason the last (a reason is written without " | ")
         parts = [p.strip() for p in line.split(" | ")]
+        if len(parts) >= 3:
+            parts = [parts[0], " | ".join(parts[1:-1]), parts[-1]]
         if len(parts) != 3 or not all(parts):
             raise ValueError(f"{EQUIVALENT.name}:{number}: want '<mutant> | <mutated line> | <why>', got {raw!r}")
         if parts[0] in out:

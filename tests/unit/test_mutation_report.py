@@ -23,6 +23,9 @@ def test_equivalent_entries_need_a_name_the_mutated_line_and_a_reason() -> None:
     }
     with pytest.raises(ValueError, match=r"equivalent\.txt:1: want"):
         parse_equivalents("m.x_f__mutmut_1 | return a <= b\n")
+    # a mutated line holding " | " (a union type) keeps it: the reason is the last part
+    union = "m.x_g__mutmut_1 | def get(self) -> A | None: ... | never run\n"
+    assert parse_equivalents(union)["m.x_g__mutmut_1"].line == "def get(self) -> A | None: ..."
     with pytest.raises(ValueError, match="listed twice"):
         parse_equivalents("a | b | c\na | b | c\n")
 

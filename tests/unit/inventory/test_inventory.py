@@ -209,6 +209,10 @@ def test_cpu_bundles_are_sized_by_each_nodes_memory_per_core_and_counted_per_nod
     assert [(b.cpu_millicores, b.nodes) for b in instance_bundles(inv, [used, memory_bound]) if b.memory_mib % 8192 == 0] == [
         (1000, 2), (2000, 1),
     ]  # fmt: skip
+    cpu_bound = Placement("c", "big-1", None, (), Fraction(0), 2001, 0)
+    assert [(b.cpu_millicores, b.nodes) for b in instance_bundles(inv, [cpu_bound]) if b.memory_mib % 8192 == 0] == [
+        (1000, 2), (2000, 1), (4000, 1),
+    ]  # fmt: skip
     # a placement on a node the inventory no longer has is skipped
     gone = Placement("c", "gone", None, (), Fraction(0), 4000, 32768)
     assert instance_bundles(inv, [gone]) == instance_bundles(inv, [])
@@ -430,6 +434,19 @@ def test_inventory_refusals_say_what_is_wrong() -> None:
         bad, None, "card 'z': MIG cards are not time-sliced in this model",
     )  # fmt: skip
     twice = (_mig("i", "1g.10gb"), _mig("i", "1g.10gb"))
+    too_many = (_mig("i1", "4g.40gb"), _mig("i2", "4g.40gb"))
+    assert _refusal(inv(n("n", Card("z", "A", 81920, mig_instances=too_many)))) == (
+        "MIG_PROFILE_INVALID", None, "card 'z': MIG instances exceed the card",
+    )  # fmt: skip
+    too_big = (_mig("i1", "1g.10gb"), _mig("i2", "1g.80gb"))
+    assert _refusal(inv(n("n", Card("z", "A", 81920, mig_instances=too_big)))) == (
+        "MIG_PROFILE_INVALID", None, "card 'z': MIG instances exceed the card",
+    )  # fmt: skip
+    # a MIG group holds what its cards hold together (9 slices, 120 GiB on two 80 GiB cards)
+    group = tuple(_mig(f"i{i}", "3g.40gb") for i in range(3))
+    assert Inventory(c, (n("n", Card("z", "A", 81920, mig_instances=group, physical_count=2)),)).nodes
+    # a card of 1 % compute is a card
+    assert Inventory(c, (n("n", Card("z", "A", 1, cores=1)),)).nodes[0].cards[0].cores == 1
     assert _refusal(inv(n("n", Card("z", "A", 81920, mig_instances=twice)))) == (
         bad, None, "MIG instance id 'i' is listed twice",
     )  # fmt: skip
@@ -464,3 +481,14 @@ def test_a_node_serves_what_its_mode_and_cards_expose() -> None:
     mig = (_mig("i1", "1g.10gb"), _mig("i2", "1g.10gb"), _mig("i3", "3g.40gb"))
     m = Node("m", "m", "c", SharingMode.EXCLUSIVE, 1, 1, (Card("g", "A", 81920, mig_instances=mig),))
     assert m.served_resources() == {"nvidia.com/mig-1g.10gb": 2, "nvidia.com/mig-3g.40gb": 1}
+
+
+def test_model_totals_count_each_time_slice_taken_on_every_card() -> None:
+    cards = tuple(Card(f"t{i}", "B", 24576, timeslice_replicas=4) for i in range(2))
+    inv = Inventory((Cluster("c1", "one"),), (Node("t", "t", "c1", SharingMode.TIMESLICING, 8000, 65536, cards),))
+    slices = [
+        _placed("t", GpuKind.SHARED, [CardShare(u, 6144, 25, timeslice=True)], Fraction(1, 4))
+        for u in ("t0", "t1", "t1")
+    ]
+    [b] = model_totals(inv, slices)
+    assert (b.physical, b.logical, b.ratio_used) == (Counts(2, 2), Counts(8, 3), Fraction(3, 4))

@@ -85,6 +85,7 @@ class NodeSharing:
         self.messages: dict[str, str] = {}
         self.removed = ["nvidia.com/gpu"]
         self.calls: list[tuple[str, SharingMode, int | None]] = []
+        self.node_id = "excl-1"
         self.cordoned_at_drain: bool | None = None
         self.reads = 0
         self.hooks: dict[str, Callable[[], Awaitable[object]]] = {}  # what else happens at a step
@@ -103,7 +104,7 @@ class NodeSharing:
             self.w.t.clock.advance(step != "precheck")
             await progress(step, self.messages.get(step, f"kubernetes: {step}"))
             if step == "drain":
-                node = (await SessionsUnitOfWork(self.w.state).capacity.inventory()).node("excl-1")
+                node = (await SessionsUnitOfWork(self.w.state).capacity.inventory()).node(self.node_id)
                 self.cordoned_at_drain = node.cordoned
                 await drain(list(self.pods))
                 if self.pods_go:
@@ -126,12 +127,12 @@ def deps(w: SessionsWorld, **kw: Any) -> ops.NodeOperationDeps:
     return ops.NodeOperationDeps(sessions=w.svc, records=Records(), events=Bus(), poll_interval=0.001, **kw)
 
 
-def inventory_of(w: SessionsWorld, **changes: Any) -> Callable[[], Inventory]:
-    """What the cluster reads once the change is done: excl-1 with `changes`, uncordoned."""
+def inventory_of(w: SessionsWorld, node: str = "excl-1", **changes: Any) -> Callable[[], Inventory]:
+    """What the cluster reads once the change is done: the node with `changes`, uncordoned."""
 
     def read() -> Inventory:
         inv = SessionsUnitOfWork(w.state).capacity._inventory()
-        return inv.replace_node(replace(inv.node("excl-1"), cordoned=False, **changes))
+        return inv.replace_node(replace(inv.node(node), cordoned=False, **changes))
 
     return read
 
@@ -154,10 +155,14 @@ async def whole_on_excl(w: SessionsWorld) -> tuple[UUID, UUID, UUID]:
 
 
 async def start(
-    w: SessionsWorld, d: ops.NodeOperationDeps, mode: SharingMode = SharingMode.HAMI, replicas: int | None = None
+    w: SessionsWorld,
+    d: ops.NodeOperationDeps,
+    mode: SharingMode = SharingMode.HAMI,
+    replicas: int | None = None,
+    node: str = "excl-1",
 ) -> ops.NodeOperation:
     op, _ = await ops.node_sharing_mode_change_start(
-        d, ROOT, cluster_id="c1", node_id="excl-1", mode=mode, replicas=replicas, operation_id=OP_ID
+        d, ROOT, cluster_id="c1", node_id=node, mode=mode, replicas=replicas, operation_id=OP_ID
     )
     return op
 
@@ -283,8 +288,8 @@ async def test_a_change_runs_every_step_drains_the_node_and_takes_the_new_invent
     )
     audit = [e for e in w.state.audit if e.operation.startswith("nodeSharingModeChange.")]  # type: ignore[attr-defined]
     assert [e.operation for e in audit] == [f"{ops.AUDIT_OPERATION}.{t}" for t in [*STEPS, "done"]]
-    assert {(e.target_type, e.target_id, e.success, e.result_code, e.actor_user_id) for e in audit} == {
-        ("ClusterNode", "excl-1", True, "OK", ROOT.user_id)
+    assert {(e.target_type, e.target_id, e.success, e.result_code, e.actor_user_id, e.duration_ms) for e in audit} == {
+        ("ClusterNode", "excl-1", True, "OK", ROOT.user_id, 0)
     }
     assert [e.details for e in audit] == [{"operationId": str(OP_ID), "message": m[:500]} for m in [*messages, final]]
     assert [e.at for e in audit] == [
@@ -292,6 +297,25 @@ async def test_a_change_runs_every_step_drains_the_node_and_takes_the_new_invent
         *(NOW + timedelta(seconds=i) for i in range(1, 7)),
         NOW + timedelta(seconds=6),
     ]
+
+
+async def test_every_session_with_a_pod_on_the_node_is_drained_and_recorded(w: SessionsWorld) -> None:
+    """x1 was on hami-1 at the pre-check, x2 was placed there after it (before the cordon):
+    the cluster finds both pods, both are paused and resumed, and the operation records both."""
+    d = deps(w)
+    x1 = (await s.session_create(w.svc, w.actor("member"), w.request("L", name="x1"))).id
+    op = await start(w, d, SharingMode.TIMESLICING, 2, node="hami-1")
+    assert op.drained_sessions == (str(x1),)
+    x2 = (await s.session_create(w.svc, w.actor("member"), w.request("L", name="x2"))).id
+    assert w.state.sessions[x2].placement["node_id"] == "hami-1"  # type: ignore[index]
+    after = inventory_of(w, "hami-1", sharing_mode=SharingMode.TIMESLICING)
+    cluster = NodeSharing(w, after, pods=[x2, x1])
+    cluster.node_id = "hami-1"
+    done = await ops.node_sharing_mode_change_run(d, ROOT, op, cluster, "hami-1")
+    assert cluster.calls == [("hami-1", SharingMode.TIMESLICING, 2)] and cluster.cordoned_at_drain is True
+    assert done.drained_sessions == tuple(sorted((str(x1), str(x2))))
+    assert w.cluster.paused == sorted([x1, x2], key=str)
+    assert d.events.published[-1][1]["message"] == "done; 2 drained session(s) re-queued, removed nvidia.com/gpu"  # type: ignore[attr-defined]
 
 
 async def test_nothing_to_drain_and_nothing_removed(w: SessionsWorld) -> None:
