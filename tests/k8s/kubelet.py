@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import signal
 import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -391,6 +392,7 @@ class Kubelet:
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.STDOUT,
+                start_new_session=True,  # a process group of its own: the container, killed whole
             )
         except OSError as exc:
             # what the runtime reports when the executable does not exist
@@ -404,8 +406,10 @@ class Kubelet:
                     self._log(name, container["name"], line.decode(errors="replace"))
                 code = await process.wait()
         except (TimeoutError, asyncio.CancelledError):
+            # every process of the container, as a runtime stops it: killing only the first left
+            # its children (`sh -c "sleep 30"`) holding the output pipe open until they ended
             with contextlib.suppress(ProcessLookupError):
-                process.kill()
+                os.killpg(process.pid, signal.SIGKILL)
             await process.communicate()  # to EOF, so that its pipe is closed with the loop still running
             raise
         self.exit_codes[name] = code
