@@ -8,6 +8,7 @@ from uuid import UUID
 import strawberry
 from strawberry import relay
 
+from api.common.errors import ErrorParam
 from api.common.money import Credits, CreditsRange
 from api.common.nodes import resolve_authorised
 from api.context import Info
@@ -138,6 +139,19 @@ class SessionNode(relay.Node):
     updated_at: datetime
     started_at: datetime | None
     model: strawberry.Private[SessionModel]
+
+    @strawberry.field(
+        description="Why the session is in its state, as a code (WAITING_FOR_CAPACITY, PLACED, NODE_LOST...) for "
+        "clients to say it in their own language; null for a reason stored before codes (stateReason is the English)."
+    )
+    def state_reason_code(self) -> str | None:
+        return self.model.state_reason_code or None
+
+    @strawberry.field(
+        description="The state reason's parameters by name (node: a node's name; reason: an approver's words)."
+    )
+    def state_reason_params(self) -> list[ErrorParam]:
+        return [ErrorParam(name=k, value=v) for k, v in sorted(self.model.state_reason_params.items())]
 
     @classmethod
     def of(cls, s: SessionModel) -> SessionNode:

@@ -32,7 +32,7 @@ from domain.credits.ports import BudgetRepository, Ledger
 from domain.inventory.ports import UsageSample
 from domain.policies.services import effective_policy
 from domain.sessions import services as sessions
-from domain.sessions.model import TRANSITIONS, Session, SessionState
+from domain.sessions.model import TRANSITIONS, Session, SessionState, StateReasonCode
 from domain.sessions.ports import BillingResult, IdleMarks, Notification, UsageStore
 from domain.sessions.services import SessionServices, SessionsUnitOfWork
 from domain.tenancy.model import Actor, Role
@@ -622,7 +622,7 @@ async def _expire(svc: SessionServices, session_id: UUID) -> bool:
         if s is None or s.expires_at is None or s.expires_at > now or s.state not in _EXPIRABLE:
             return False
         cluster = s.cluster_id if s.state == S.RUNNING else None
-        s = s.transition(S.EXPIRED, now, "expired")
+        s = s.transition(S.EXPIRED, now, "expired", StateReasonCode.EXPIRED)
         await sessions._release_capacity(svc, uow, s, effects)
         s = replace(s, placement=None)
         await uow.sessions.update(s)

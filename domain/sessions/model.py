@@ -10,6 +10,7 @@ to the pause/stop/failure report), which `running_since` records.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -260,6 +261,33 @@ class GpuAsk:
         )
 
 
+class StateReasonCode(StrEnum):
+    """Why a session is in its state, as a code (the English `state_reason` says the same for
+    API clients); parameters by name go beside it."""
+
+    WAITING_FOR_APPROVAL = "WAITING_FOR_APPROVAL"
+    WAITING_FOR_CAPACITY = "WAITING_FOR_CAPACITY"
+    APPROVED_WAITING_FOR_CAPACITY = "APPROVED_WAITING_FOR_CAPACITY"
+    PLACED = "PLACED"  # node
+    STARTING = "STARTING"
+    RUNNING = "RUNNING"
+    PREEMPTED_REQUEUED = "PREEMPTED_REQUEUED"
+    PAUSING = "PAUSING"
+    PAUSED = "PAUSED"
+    PAUSED_WHILE_WAITING = "PAUSED_WHILE_WAITING"
+    RESUMING = "RESUMING"
+    STOPPED = "STOPPED"
+    REJECTED = "REJECTED"  # reason: the approver's words
+    EXPIRED = "EXPIRED"
+    COMPLETED = "COMPLETED"
+    WORKLOAD_STOPPED = "WORKLOAD_STOPPED"
+    WORKLOAD_FAILED = "WORKLOAD_FAILED"
+    HANDOFF_FAILED = "HANDOFF_FAILED"
+    NODE_LOST = "NODE_LOST"  # node
+    EVICTED = "EVICTED"
+    POD_VANISHED = "POD_VANISHED"
+
+
 @dataclass(frozen=True)
 class Session:
     id: UUID
@@ -299,6 +327,10 @@ class Session:
     charged_micro: int = 0
     endpoints: Endpoints = Endpoints()
     state_reason: str = ""
+    # the reason as a code and its parameters by name (node names, the approver's words...),
+    # for clients to say it in their own language; "" when the transition gave no code
+    state_reason_code: str = ""
+    state_reason_params: Mapping[str, str] = field(default_factory=dict)
     queued_at: datetime | None = None
     started_at: datetime | None = None
     approved_by: UUID | None = None
@@ -314,12 +346,21 @@ class Session:
     def terminal(self) -> bool:
         return self.state in TERMINAL
 
-    def transition(self, target: SessionState, at: datetime, reason: str = "") -> Session:
+    def transition(
+        self,
+        target: SessionState,
+        at: datetime,
+        reason: str = "",
+        code: StateReasonCode | None = None,
+        params: Mapping[str, str] | None = None,
+    ) -> Session:
         check_transition(self.state, target)
         changes: dict[str, Any] = {
             "state": target,
             "updated_at": at,
             "state_reason": reason,
+            "state_reason_code": code.value if code is not None else "",
+            "state_reason_params": dict(params or {}),
         }
         if target == S.RUNNING:
             changes["running_since"] = at

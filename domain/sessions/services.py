@@ -81,6 +81,7 @@ from domain.sessions.model import (
     SessionState,
     clip_log_tail,
 )
+from domain.sessions.model import StateReasonCode as RC
 from domain.sessions.ports import (
     Billing,
     BillingResult,
@@ -795,7 +796,12 @@ async def _session_create(svc: SessionServices, actor: Actor, req: SessionReques
     reserved = s.hold_id
     try:
         async with svc.uow() as uow:
-            s = replace(s, state=S.PENDING_APPROVAL, state_reason="waiting for an admin's approval")
+            s = replace(
+                s,
+                state=S.PENDING_APPROVAL,
+                state_reason="waiting for an admin's approval",
+                state_reason_code=RC.WAITING_FOR_APPROVAL.value,
+            )
             await uow.sessions.add(s)
             _notify_admins_later(uow, s)
             for w in resolved.warnings:
@@ -1059,7 +1065,9 @@ async def _decide(
         effects.apply.append(s.id)
     else:  # queued: holds nothing while it waits (step 6 proved the wallet could pay)
         reason = _waiting_reason(state.scheduler, request)
-        s = replace(s, state=S.QUEUED, queued_at=now, state_reason=reason)
+        s = replace(
+            s, state=S.QUEUED, queued_at=now, state_reason=reason, state_reason_code=RC.WAITING_FOR_CAPACITY.value
+        )
     rows.sessions.append(s)
     if admission.preempted or admission.also_admitted:  # they read and change sessions, maybe of this batch
         await rows.write(uow)
@@ -1078,7 +1086,9 @@ def _drop_hold(s: Session, effects: _Effects) -> Session:
 def _with_placement(s: Session, allocation: Allocation, now: datetime) -> Session:
     p = allocation.placement
     target = S.SCHEDULED
-    moved = s.transition(target, now, f"placed on {p.node_id}") if s.state != target else s
+    moved = (
+        s.transition(target, now, f"placed on {p.node_id}", RC.PLACED, {"node": p.node_id}) if s.state != target else s
+    )
     # a class-of-cards ask is billed at the rate of the card it was placed on
     gpu = s.gpu.placed_on(p.model) if s.gpu is not None else None
     return replace(moved, cluster_id=p.cluster_id, placement=p.to_dict(), gpu=gpu)
@@ -1098,7 +1108,7 @@ async def _apply_admission_side_effects(
         if v is None:
             continue
         cluster = v.cluster_id
-        v = v.transition(S.PREEMPTED, now, "preempted by a higher-priority request; re-queued")
+        v = v.transition(S.PREEMPTED, now, "preempted by a higher-priority request; re-queued", RC.PREEMPTED_REQUEUED)
         # cluster_id stays until the cluster reports the pod gone (then PREEMPTED → QUEUED)
         v = replace(v, placement=None, queued_at=now)
         await uow.sessions.update(v)
@@ -1315,10 +1325,10 @@ async def session_pause(svc: SessionServices, actor: Actor, session_id: UUID) ->
             return s  # idempotent
         now = svc.clock.now()
         if s.state in (S.QUEUED, S.PREEMPTED, S.RESUMING):
-            s = s.transition(S.PAUSED, now, "paused while waiting")
+            s = s.transition(S.PAUSED, now, "paused while waiting", RC.PAUSED_WHILE_WAITING)
         else:
             cluster = s.cluster_id
-            s = s.transition(S.PAUSING, now, "pausing")
+            s = s.transition(S.PAUSING, now, "pausing", RC.PAUSING)
             if cluster:
                 effects.pause.append((s.id, cluster))
         await _release_capacity(svc, uow, s, effects)
@@ -1378,7 +1388,7 @@ async def _session_resume(svc: SessionServices, actor: Actor, session_id: UUID) 
                     SessionErrorCode.ILLEGAL_TRANSITION, f"a {current.state.value} session cannot resume", "id"
                 )
             s = replace(current, hold_id=s.hold_id, hold_seq=s.hold_seq).transition(
-                S.RESUMING, svc.clock.now(), "resuming"
+                S.RESUMING, svc.clock.now(), "resuming", RC.RESUMING
             )
             state = await uow.capacity.lock()
             placed_req = _request(
@@ -1393,7 +1403,7 @@ async def _session_resume(svc: SessionServices, actor: Actor, session_id: UUID) 
                 effects.apply.append(s.id)
             else:
                 waiting = _waiting_reason(state.scheduler, placed_req)
-                s = _drop_hold(s.transition(S.QUEUED, svc.clock.now(), waiting), effects)
+                s = _drop_hold(s.transition(S.QUEUED, svc.clock.now(), waiting, RC.WAITING_FOR_CAPACITY), effects)
             await uow.sessions.update(s)
             await _apply_admission_side_effects(svc, uow, state, admission.preempted, admission.also_admitted, effects)
             await uow.capacity.save(state)
@@ -1415,7 +1425,9 @@ async def session_stop(svc: SessionServices, actor: Actor, session_id: UUID, *, 
     return await _stop(svc, s.id, S.STOPPED, reason)
 
 
-async def _stop(svc: SessionServices, session_id: UUID, final: SessionState, reason: str) -> Session:
+async def _stop(
+    svc: SessionServices, session_id: UUID, final: SessionState, reason: str, code: RC = RC.STOPPED
+) -> Session:
     effects = _Effects()
     async with svc.uow() as uow:
         s = await uow.sessions.get(session_id, for_update=True)
@@ -1427,15 +1439,15 @@ async def _stop(svc: SessionServices, session_id: UUID, final: SessionState, rea
         # a pod exists (or is being made) only where a cluster was handed the session
         has_pod = s.state in (S.SCHEDULED, S.STARTING, S.RUNNING, S.PAUSING) and s.cluster_id is not None
         if has_pod:
-            s = s.transition(S.STOPPING, now, reason)
+            s = s.transition(S.STOPPING, now, reason, code)
             if s.cluster_id:
                 effects.delete.append((s.id, s.cluster_id))
         else:
             if s.state in (S.RESUMING, S.PREEMPTED):
                 s = s.transition(S.QUEUED if s.state == S.PREEMPTED else S.PAUSED, now)
             if final not in TRANSITIONS[s.state]:  # e.g. SCHEDULED without a cluster: nothing runs
-                s = s.transition(S.STOPPING, now, reason)
-            s = s.transition(final, now, reason)
+                s = s.transition(S.STOPPING, now, reason, code)
+            s = s.transition(final, now, reason, code)
         await _release_capacity(svc, uow, s, effects)
         s = replace(s, placement=None)
         await uow.sessions.update(s)
@@ -1446,7 +1458,7 @@ async def _stop(svc: SessionServices, session_id: UUID, final: SessionState, rea
     return s
 
 
-async def _fail(svc: SessionServices, session_id: UUID, reason: str) -> None:
+async def _fail(svc: SessionServices, session_id: UUID, reason: str, code: RC = RC.HANDOFF_FAILED) -> None:
     effects = _Effects()
     async with svc.uow() as uow:
         s = await uow.sessions.get(session_id, for_update=True)
@@ -1455,9 +1467,9 @@ async def _fail(svc: SessionServices, session_id: UUID, reason: str) -> None:
         cluster = s.cluster_id
         now = svc.clock.now()
         if S.FAILED in TRANSITIONS[s.state]:
-            s = s.transition(S.FAILED, now, reason)
+            s = s.transition(S.FAILED, now, reason, code)
         else:  # queued / paused: nothing runs, so it is stopped with the reason
-            s = s.transition(S.STOPPED, now, reason)
+            s = s.transition(S.STOPPED, now, reason, code)
         await _release_capacity(svc, uow, s, effects)
         s = replace(s, placement=None)
         await uow.sessions.update(s)
@@ -1547,7 +1559,7 @@ async def session_approve(
             effects.apply.append(s.id)
         else:
             waiting = f"approved; {_waiting_reason(state.scheduler, placed_req)}"
-            s = _drop_hold(s.transition(S.QUEUED, now, waiting), effects)
+            s = _drop_hold(s.transition(S.QUEUED, now, waiting, RC.APPROVED_WAITING_FOR_CAPACITY), effects)
         await uow.sessions.update(s)
         await _apply_admission_side_effects(svc, uow, state, admission.preempted, admission.also_admitted, effects)
         await uow.capacity.save(state)
@@ -1571,7 +1583,7 @@ async def session_reject(svc: SessionServices, actor: Actor, session_id: UUID, *
                 SessionErrorCode.APPROVAL_NOT_PENDING, f"session is {s.state.value}, not pending approval", "id"
             )
         text = clean_name(reason, "reason", 500)
-        s = s.transition(S.REJECTED, svc.clock.now(), text)
+        s = s.transition(S.REJECTED, svc.clock.now(), text, RC.REJECTED, {"reason": text})
         await uow.sessions.update(s)
         if s.hold_id is not None:
             effects.release_holds.append(s.hold_id)
@@ -1682,11 +1694,11 @@ def _progressed(cluster_id: str, s: Session | None, report: StatusReport) -> Ses
         return None
     at = report.observed_at
     if report.phase is WorkloadPhase.STARTING and s.state == S.SCHEDULED:
-        return s.transition(S.STARTING, at, "starting")
+        return s.transition(S.STARTING, at, "starting", RC.STARTING)
     if report.phase is WorkloadPhase.RUNNING and s.state in (S.SCHEDULED, S.STARTING):
         urls = {e.name: e.url for e in report.endpoints}
         return replace(
-            s.transition(S.RUNNING, at, "running"),
+            s.transition(S.RUNNING, at, "running", RC.RUNNING),
             endpoints=Endpoints(urls.get("vscode"), urls.get("jupyterlab"), urls.get("terminal"), urls.get("ssh")),
         )
     return s
@@ -1717,7 +1729,7 @@ async def _apply_report(
         and s.state in (S.SCHEDULED, S.STARTING, S.RUNNING)
     ):
         # ran to completion: billing stops at the reported end, everything is released
-        new = _job_ended(s.transition(S.SUCCEEDED, at, "completed (exit code 0)"), report)
+        new = _job_ended(s.transition(S.SUCCEEDED, at, "completed (exit code 0)", RC.COMPLETED), report)
         await _release_capacity(svc, uow, new, effects)
         new = replace(new, placement=None)
         effects.settle.append(s.id)
@@ -1725,15 +1737,17 @@ async def _apply_report(
         await _notify(svc, uow, s.owner_id, "job_succeeded", f"job {s.name} completed", s.id)
     elif phase in (WorkloadPhase.STOPPED, WorkloadPhase.SUCCEEDED):
         if s.state == S.PAUSING:
-            new = s.transition(S.PAUSED, at, "paused")
+            new = s.transition(S.PAUSED, at, "paused", RC.PAUSED)
         elif s.state == S.STOPPING:
             new = s.transition(S.STOPPED, at, s.state_reason or "stopped")
         elif s.state == S.PREEMPTED:
-            new = s.transition(S.QUEUED, at, "preempted; waiting for capacity")
+            new = s.transition(S.QUEUED, at, "preempted; waiting for capacity", RC.PREEMPTED_REQUEUED)
         elif s.state in (S.SCHEDULED, S.STARTING, S.RUNNING):
             final = S.STOPPING
-            new = s.transition(final, at, "completed" if s.kind is SessionKind.JOB else "the workload stopped")
-            new = new.transition(S.STOPPED, at, new.state_reason)
+            job = s.kind is SessionKind.JOB
+            code = RC.COMPLETED if job else RC.WORKLOAD_STOPPED
+            new = s.transition(final, at, "completed" if job else "the workload stopped", code)
+            new = new.transition(S.STOPPED, at, new.state_reason, code)
             await _release_capacity(svc, uow, new, effects)
             new = replace(new, placement=None)
             effects.settle.append(s.id)
@@ -1748,7 +1762,7 @@ async def _apply_report(
         reason = report.message or "the workload failed"
         if s.kind is SessionKind.JOB and report.exit_code is not None:
             reason = f"exit code {report.exit_code}" + (f": {report.message}" if report.message else "")
-        new = _job_ended(s.transition(S.FAILED, at, reason), report)
+        new = _job_ended(s.transition(S.FAILED, at, reason, RC.WORKLOAD_FAILED), report)
         await _release_capacity(svc, uow, new, effects)
         new = replace(new, placement=None)
         effects.settle.append(s.id)
@@ -1846,9 +1860,13 @@ async def _relocate(
     why = {"NodeLost": f"node {lost_node} was lost", "Evicted": "its pod was evicted"}.get(
         report.reason, "its pod vanished"
     )
-    moved = s.transition(S.PREEMPTED, lost_at, why)  # the billing clock stops at lost_at
+    why_code, why_params = {
+        "NodeLost": (RC.NODE_LOST, {"node": lost_node}),
+        "Evicted": (RC.EVICTED, {}),
+    }.get(report.reason, (RC.POD_VANISHED, {}))
+    moved = s.transition(S.PREEMPTED, lost_at, why, why_code, why_params)  # the billing clock stops at lost_at
     moved = replace(
-        moved.transition(S.QUEUED, now, f"{why}; re-queued at the head of its priority"),
+        moved.transition(S.QUEUED, now, f"{why}; re-queued at the head of its priority", why_code, why_params),
         placement=None,
         cluster_id=None,
     )

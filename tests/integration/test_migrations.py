@@ -239,3 +239,24 @@ def test_history_1_adds_an_empty_usage_history_beside_the_kept_data() -> None:
         assert asyncio.run(row_counts(db.url)) == before
     finally:
         db.drop()
+
+
+def test_console_1_gives_stored_sessions_an_empty_reason_code_and_keeps_their_reasons() -> None:
+    from tests.support.migrations import fetch
+
+    db = database_at("history_1")
+    try:
+        before = asyncio.run(fetch(db.url, "SELECT id, state, state_reason FROM sessions ORDER BY id"))
+        assert before
+        migrate.upgrade(db.url, "console_1")
+        after = asyncio.run(
+            fetch(
+                db.url,
+                "SELECT id, state, state_reason, state_reason_code, state_reason_params FROM sessions ORDER BY id",
+            )
+        )
+        assert after == [(*row, "", "{}") for row in before]  # (the raw driver reads JSONB as text)
+        migrate.downgrade(db.url, "history_1")
+        assert asyncio.run(fetch(db.url, "SELECT id, state, state_reason FROM sessions ORDER BY id")) == before
+    finally:
+        db.drop()

@@ -59,6 +59,8 @@ class SessionRow(Base):
     kind: Mapped[str] = mapped_column(String(16))
     state: Mapped[str] = mapped_column(String(20), index=True)
     state_reason: Mapped[str] = mapped_column(Text, default="")
+    state_reason_code: Mapped[str] = mapped_column(String(40), default="", server_default="")
+    state_reason_params: Mapped[dict[str, str]] = mapped_column(JSONB, default=dict, server_default="{}")
     image_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("images.id", ondelete="RESTRICT"))
     image_reference: Mapped[str] = mapped_column(String(512))
     preset_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("presets.id", ondelete="SET NULL"))

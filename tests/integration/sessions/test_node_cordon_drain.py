@@ -65,15 +65,23 @@ async def test_a_drained_node_moves_its_session_elsewhere_and_takes_work_again_o
         assert await node_ops.node_drain_finish(deps, SYSTEM, drain) == [first.id]
         moved = await wait_state(c, first.id, SessionState.RUNNING)
         assert moved.placement["node_id"] == other.id  # resumed on the node that was free
+        # each state says why as a code beside the English (issue 18: consoles localise it)
+        assert (moved.state_reason_code, moved.state_reason_params) == ("RUNNING", {})
 
         # the cordoned node takes nothing new: the next session waits
         second = await sessions.session_create(c.sessions, sc.actor, sessions.SessionRequest(name="nb2", **req))
         started.append(second.id)
         assert second.state == SessionState.QUEUED
+        async with c.uow() as uow:
+            stored = await uow.sessions.get(second.id)
+        assert stored is not None and stored.state_reason_code == "WAITING_FOR_CAPACITY"
+        assert stored.state_reason.startswith("waiting for capacity")
         node = await node_ops.node_cordon_set(deps, SYSTEM, cluster, cluster_id=cid, node_ref=here, cordoned=False)
         assert node.cordoned is False
         placed = await wait_state(c, second.id, SessionState.SCHEDULED, SessionState.STARTING, SessionState.RUNNING)
         assert placed.placement["node_id"] == here  # the queue was drained onto it at once
+        if placed.state is SessionState.SCHEDULED:
+            assert (placed.state_reason_code, placed.state_reason_params) == ("PLACED", {"node": here})
     finally:
         for sid in started:
             with contextlib.suppress(DomainError):

@@ -3,7 +3,8 @@ import { Alert, Anchor, Badge, Button, Card, Code, Group, Loader, Progress, Sele
 import { useMutation, useQuery, useSubscription } from "urql";
 import { Link, useParams } from "wouter";
 import type { Expiry, SessionFieldsFragment } from "../gql/graphql";
-import { useLanguage, type Translate } from "../i18n";
+import { useLanguage } from "../i18n";
+import { localisedReason } from "./stateReason";
 import { useFieldErrors } from "../common/errors";
 import { formatCredits, formatDateTime, formatMib, microToCredits } from "../common/format";
 import { liveCostMicro } from "../common/cost";
@@ -99,13 +100,6 @@ const ENDPOINTS = [
   ["terminal", "Terminal"],
 ] as const;
 
-/** The server writes a state's reason in English (for API clients); in another language the
- * console says what the state means instead. */
-function localisedReason(t: Translate, language: string, state: string, reason: string): string {
-  const key: string = `stateReason.${state}`;
-  return language === "en" || !t.has(key) ? reason : t(key);
-}
-
 export default function SessionPage() {
   const { t, language } = useLanguage();
   const id = decodeURIComponent(useParams<{ id: string }>().id);
@@ -180,7 +174,7 @@ export default function SessionPage() {
       {s.stateReason && !["RUNNING", "STARTING", "SCHEDULED"].includes(s.state) && (
         <Alert color={s.state === "FAILED" || s.state === "REJECTED" ? "red" : "blue"} data-testid="state-reason">
           {/* the server's reason is English prose (for API clients); other languages say what the state means */}
-          {localisedReason(t, language, s.state, s.stateReason)}
+          {localisedReason(t, language, s.state, s.stateReason, s.stateReasonCode, s.stateReasonParams)}
         </Alert>
       )}
       {s.state === "QUEUED" && s.queuePosition && (

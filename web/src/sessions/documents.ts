@@ -7,6 +7,11 @@ export const SessionFieldsFragment = graphql(`
     kind
     state
     stateReason
+    stateReasonCode
+    stateReasonParams {
+      name
+      value
+    }
     imageReference
     cpuMillicores
     memoryMib
