@@ -983,15 +983,13 @@ class _BatchHandOff:
                     results = await port.apply_many(specs)
                 except Exception as exc:
                     results = [exc] * len(specs)
-            else:
+            else:  # one call each, at once (as each admission made its own before)
+                done = await asyncio.gather(*(port.apply(spec) for spec in specs), return_exceptions=True)
                 results = []
-                for spec in specs:
-                    try:
-                        await port.apply(spec)
-                    except Exception as exc:
-                        results.append(exc)
-                    else:
-                        results.append(None)
+                for r in done:
+                    if r is not None and not isinstance(r, Exception):
+                        raise r  # a cancellation is not one session's failure
+                    results.append(r)
             out.update(zip((spec.session_id for spec in specs), results, strict=True))
         return out
 

@@ -139,3 +139,32 @@ async def test_a_batch_hands_its_sessions_off_in_one_call_and_a_failed_one_fails
     placed = {Allocation.from_dict(a).workload_id for a in w.state.capacity.allocations}
     assert placed == {str(m.id) for m in made if m.id != failed}  # the failed one's place is freed
     assert [spec.session_id for spec in cluster.applied] == [sid for sid in handed if sid != failed]
+
+
+class _OneByOne(Cluster1):
+    """A cluster without `apply_many` (as the Kubernetes adapter): one call per workload."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.in_flight = 0
+        self.most_in_flight = 0
+
+    async def apply(self, spec: Any) -> None:
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        await asyncio.sleep(0)  # an API call: the others of the batch go out meanwhile
+        self.in_flight -= 1
+        await super().apply(spec)
+
+
+async def test_a_cluster_taking_one_workload_a_call_gets_a_batchs_calls_at_once() -> None:
+    w = await SessionsWorld.build()
+    cluster = _OneByOne()
+    w.svc.clusters = Registry(cluster)
+    made = await asyncio.gather(
+        *(s.session_create(w.svc, w.actor("gadmin"), w.request("cpu", name=f"k{i}")) for i in range(8))
+    )
+    assert max(w.svc.admissions.sizes) > 1, w.svc.admissions.sizes
+    assert sorted(spec.session_id for spec in cluster.applied) == sorted(m.id for m in made)
+    assert cluster.most_in_flight > 1  # not one after the other
+    assert all(w.state.sessions[m.id].state is S.SCHEDULED for m in made)
