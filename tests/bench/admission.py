@@ -347,7 +347,7 @@ def main() -> None:
     if not server:
         raise SystemExit("set GSHARE_BENCH_DATABASE_URL (or GSHARE_TEST_DATABASE_URL) to a PostgreSQL server")
     os.environ["GSHARE_TEST_DATABASE_URL"] = server
-    db = create_test_database(prefix="gshare_bench_adm")
+    db = create_test_database(prefix="gshare_bench_adm", durable=True)
     pg = None if args.no_pgbench else PgBench(server, args.scale)
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -444,7 +444,7 @@ def replicas_bench(args: argparse.Namespace) -> None:
     if not server:
         raise SystemExit("set GSHARE_BENCH_DATABASE_URL (or GSHARE_TEST_DATABASE_URL) to a PostgreSQL server")
     os.environ["GSHARE_TEST_DATABASE_URL"] = server
-    db = create_test_database(prefix="gshare_bench_rep")
+    db = create_test_database(prefix="gshare_bench_rep", durable=True)
     try:
         with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
             inv = Path(tmp) / "inventory.yaml"

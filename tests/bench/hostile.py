@@ -41,7 +41,7 @@ def main() -> int:
     args = parser.parse_args()
     if os.environ.get("GSHARE_BENCH_DATABASE_URL"):
         os.environ["GSHARE_TEST_DATABASE_URL"] = os.environ["GSHARE_BENCH_DATABASE_URL"]
-    db = create_test_database(prefix="gshare_bench_hostile")
+    db = create_test_database(prefix="gshare_bench_hostile", durable=True)
     env = {"GSHARE_DATABASE_URL": db.url, "GSHARE_SIMULATED_CLUSTER": "false", "GSHARE_WORKER_METRICS_PORT": "0"}
     failed = False
     try:

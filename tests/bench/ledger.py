@@ -297,7 +297,7 @@ def main() -> None:
     from tests.support.database import create_test_database
 
     _server_url()
-    db = create_test_database(prefix="gshare_bench")
+    db = create_test_database(prefix="gshare_bench", durable=True)
     bench: PgBench | None = None
     ratios = []
     try:

@@ -261,7 +261,7 @@ async def measure(
 def run_size(sessions: int, rounds: int) -> tuple[float, float]:
     from tests.support.database import create_test_database
 
-    db = create_test_database(prefix="gshare_bench_meter")
+    db = create_test_database(prefix="gshare_bench_meter", durable=True)
     try:
         bare, ticks, floor, bare_cpu, tick_cpu = asyncio.run(measure(db.url, sessions, rounds))
     finally:

@@ -97,7 +97,7 @@ def migrated_template(base: str) -> str:
         return name
 
 
-def create_test_database(prefix: str = "gshare_test", migrate: bool = True) -> TestDatabase:
+def create_test_database(prefix: str = "gshare_test", migrate: bool = True, *, durable: bool = False) -> TestDatabase:
     """Create a uniquely named database on the test server and migrate it to head.
 
     On a named server (`GSHARE_TEST_DATABASE_URL`) a migrated database is a copy of the run's
@@ -105,7 +105,11 @@ def create_test_database(prefix: str = "gshare_test", migrate: bool = True) -> T
     tests (tests/integration/test_migrations.py, test_cli.py) ask for `migrate=False` and run
     the migrations themselves. `GSHARE_TEST_DATABASE_TEMPLATE` names a database already
     migrated to head to copy instead (`make mutation` runs the billing tests once per SQL
-    mutant on a template of its own)."""
+    mutant on a template of its own).
+
+    `durable=True` keeps the server's commit durability (synchronous_commit as configured):
+    benchmarks ask for it, since what they measure includes the WAL flush of each commit
+    (tests/bench/admission.py's group commit amortises exactly that)."""
     base, embedded = server_url()
     name = f"{prefix}_{uuid.uuid4().hex[:10]}"
     template = None
@@ -122,9 +126,9 @@ def create_test_database(prefix: str = "gshare_test", migrate: bool = True) -> T
     # clients see is the same but for durability across a crash of the server, which the tests
     # that crash PostgreSQL check on a private server of their own (PrivatePostgres in
     # tests/integration/workers/conftest.py), never on this one.
-    fast = f'ALTER DATABASE "{name}" SET synchronous_commit = off'
+    fast = [] if durable else [f'ALTER DATABASE "{name}" SET synchronous_commit = off']
     try:
-        asyncio.run(_admin(base, create, fast))
+        asyncio.run(_admin(base, create, *fast))
     except (OSError, asyncpg.PostgresError) as exc:
         raise RuntimeError(f"test PostgreSQL server is unreachable at {base}: {exc}") from exc
     db = TestDatabase(_with_database(base, name), base, name, embedded)
