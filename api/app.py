@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import html
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
+from strawberry.http import GraphQLRequestData
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types.unset import UNSET
 
@@ -89,12 +91,37 @@ GRAPHIQL_NOT_BUILT = (
 )
 
 
+class PersistedDocumentRefused(Exception):
+    def __init__(self, code: RequestErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def load_persisted_documents(web_dist: Path) -> dict[str, str]:
+    """The console's documents by sha256 (codegen's persisted-documents.json, copied into
+    dist/ by the build); none when the console is not built."""
+    path = web_dist / "persisted-documents.json"
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text())
+    return {str(k): str(v) for k, v in data.items()}
+
+
 class GShareGraphQL(GraphQL[Context, None]):
     graphql_transport_ws_handler_class = GShareTransportWSHandler
 
-    def __init__(self, container: Container, *, graphiql_page: Path | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        container: Container,
+        *,
+        graphiql_page: Path | None = None,
+        persisted_documents: Mapping[str, str] | None = None,
+        **kwargs: Any,
+    ) -> None:
         settings = container.settings
         self.graphiql_page = graphiql_page
+        self.persisted_documents = dict(persisted_documents or {})
         super().__init__(
             build_schema(
                 max_depth=settings.max_query_depth,
@@ -151,9 +178,36 @@ class GShareGraphQL(GraphQL[Context, None]):
             raise
         await response(scope, receive, send)
 
+    async def parse_http_body(self, request: Any) -> Any:
+        """A query or mutation sent as a persisted document's hash runs the document held under
+        it; with `persisted_documents_only`, a document's text is refused."""
+        data = await super().parse_http_body(request)
+        if isinstance(data, list):
+            return [self._persisted(d) for d in data]
+        return self._persisted(data)
+
+    def _persisted(self, data: GraphQLRequestData) -> GraphQLRequestData:
+        persisted = (data.extensions or {}).get("persistedQuery")
+        digest = persisted.get("sha256Hash") if isinstance(persisted, dict) else None
+        if digest is not None:
+            text = self.persisted_documents.get(digest) if isinstance(digest, str) else None
+            if text is None:
+                raise PersistedDocumentRefused(
+                    RequestErrorCode.PERSISTED_QUERY_NOT_FOUND, "no persisted document has this sha256Hash"
+                )
+            return dataclasses.replace(data, query=text)
+        if self.container.settings.persisted_documents_only and data.query is not None:
+            raise PersistedDocumentRefused(
+                RequestErrorCode.PERSISTED_QUERY_REQUIRED,
+                "this server answers persisted documents only: send extensions.persistedQuery.sha256Hash",
+            )
+        return data
+
     async def _answer(self, scope: Scope, receive: Receive) -> Response:
         try:
             return await self.run(Request(scope=scope, receive=receive))  # type: ignore[return-value]
+        except PersistedDocumentRefused as exc:
+            return graphql_refusal(400, exc.code, exc.message)
         except StrawberryHTTPException as exc:
             return graphql_refusal(exc.status_code, RequestErrorCode.BAD_REQUEST, exc.reason)
         except Exception as exc:
@@ -265,7 +319,9 @@ def _landing() -> HTMLResponse:
 
 def create_app(container: Container, web_dist: Path = WEB_DIST) -> Starlette:
     settings = container.settings
-    graphql_app = GShareGraphQL(container, graphiql_page=web_dist / "graphiql.html")
+    graphql_app = GShareGraphQL(
+        container, graphiql_page=web_dist / "graphiql.html", persisted_documents=load_persisted_documents(web_dist)
+    )
 
     async def healthz(_: Request) -> Response:
         return JSONResponse({"status": "ok"})

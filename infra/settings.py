@@ -155,6 +155,14 @@ class Settings(BaseSettings):
 
     graphiql: bool = setting(True, "serve GraphiQL at /graphql", used_by=SERVE)
     introspection: bool = setting(True, "answer GraphQL introspection", used_by=SERVE)
+    persisted_documents_only: bool = setting(
+        False,
+        "answer HTTP queries and mutations only when sent as the hash of a document the console was built with "
+        "(`extensions.persistedQuery.sha256Hash`, from web/dist/persisted-documents.json); a document's text is "
+        "refused with `PERSISTED_QUERY_REQUIRED`. For production consoles with no other API client (GraphiQL, "
+        "scripts and tokens' clients send text)",
+        used_by=SERVE,
+    )
     max_query_depth: int = setting(12, "field nesting a GraphQL document may have", used_by=SERVE)
     max_query_tokens: int = setting(2000, "tokens (and, separately, comments) of a GraphQL document", used_by=SERVE)
     max_aliases: int = setting(30, "aliases of a GraphQL document", used_by=SERVE)

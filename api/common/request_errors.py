@@ -19,6 +19,8 @@ class RequestErrorCode(StrEnum):
     REQUEST_TIMEOUT = "REQUEST_TIMEOUT"
     REQUEST_TOO_LARGE = "REQUEST_TOO_LARGE"
     BAD_REQUEST = "BAD_REQUEST"
+    PERSISTED_QUERY_NOT_FOUND = "PERSISTED_QUERY_NOT_FOUND"  # a document hash the server does not hold
+    PERSISTED_QUERY_REQUIRED = "PERSISTED_QUERY_REQUIRED"  # a document's text, refused by persisted_documents_only
     UNAUTHENTICATED = "UNAUTHENTICATED"  # a route that wants credentials got none or wrong ones
     SERVICE_UNAVAILABLE = "SERVICE_UNAVAILABLE"
     INTERNAL_ERROR = "INTERNAL_ERROR"

@@ -58,6 +58,8 @@ def test_the_printed_member_starts_a_session_and_its_cost_rises(browser: Any, fr
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    gets: list[str] = []  # the console's GraphQL GETs: a document's hash, not its text, in the URL
+    page.on("request", lambda r: gets.append(r.url) if r.method == "GET" and "/graphql?" in r.url else None)
     page.goto(fresh.url + "/")
     page.get_by_label("Username", exact=True).fill("demo")
     page.get_by_label("Password", exact=True).fill(accounts["demo"])
@@ -99,6 +101,8 @@ def test_the_printed_member_starts_a_session_and_its_cost_rises(browser: Any, fr
     )
     assert cost.inner_text() != shown_first  # what the member reads moves too
     shot(page, screenshots, "first-run-session-cost")
+    assert gets and all("persistedQuery" in u and "query=" not in u for u in gets), gets[:3]
+    assert max(len(u) for u in gets) < 600, max(gets, key=len)
     assert errors == [] and blocked == [], (errors, blocked)
     ctx.close()
 
