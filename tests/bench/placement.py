@@ -200,10 +200,10 @@ def steady_rate(policy: str, scale: float, seed: int, events: int, chunks: int =
     for k in range(chunks):
         chunk = ops[k * size : (k + 1) * size]
         start = time.process_time()
-        for request, pick in chunk:
-            if request is not None:
-                if s.place(request) is not None:
-                    live.append(request.workload_id)
+        for arriving, pick in chunk:
+            if arriving is not None:
+                if s.place(arriving) is not None:
+                    live.append(arriving.workload_id)
             elif live:
                 i = pick % len(live)
                 live[i], live[-1] = live[-1], live[i]
