@@ -407,7 +407,8 @@ async def _resolve(svc: SessionServices, uow: SessionsUnitOfWork, actor: Actor, 
             template = await uow.templates.get(req.template_id)
             if template is None or template.group_id not in actor.group_roles:
                 raise NotFoundError("template", "templateId")
-            image_id = template.image_id
+            # what the request names wins over the template (its image too: the request always
+            # names one, and the console sends the template's own when it keeps it)
             preset_id = preset_id or template.preset_id
             offering_id = offering_id or template.offering_id
             cpu = cpu or template.cpu_millicores

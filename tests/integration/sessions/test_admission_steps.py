@@ -460,3 +460,46 @@ async def test_a_queued_session_admitted_later_is_refused_by_a_limit_lowered_whi
     b = (await c.credits.ledger.balances([AccountRef.user(sc.user)]))[AccountRef.user(sc.user)]
     assert b.held_micro == 0
     await cluster.close()
+
+
+async def test_a_template_fills_what_the_request_leaves_out_and_the_request_wins(container: Any, runtime: Any) -> None:
+    """A template supplies preset, offering, environment and shm; what the request names itself
+    (the image, a variable) is what runs: the template never silently replaces it."""
+    c = container
+    cat = await catalog_for(c)
+    sc = await fresh_scope(c)
+    async with c.uow() as uow:
+        other = await catalog.image_create(
+            uow,
+            SYSTEM,
+            c.ids,
+            c.clock,
+            name=unique("jax"),
+            reference="nvcr.io/nvidia/jax:24.04-py3",
+            cuda_version="12.4",
+            scope=ImageScope.GLOBAL,
+        )
+        template = await volumes.template_create(
+            uow,
+            sc.actor,
+            c.ids,
+            c.clock,
+            group_id=sc.group,
+            name="recipe",
+            image_id=cat["image"].id,
+            offering_id=cat["offering"].id,
+            preset_id=cat["preset"].id,
+            env={"EPOCHS": "3", "LR": "0.1"},
+            shm_mib=256,
+        )
+        await uow.commit()
+    s = await sessions.session_create(
+        c.sessions,
+        sc.actor,
+        sessions.SessionRequest(name="mine", image_id=other.id, template_id=template.id, env={"LR": "0.01"}),
+    )
+    assert (s.image_id, s.image_reference) == (other.id, "nvcr.io/nvidia/jax:24.04-py3")  # not the template's
+    assert s.preset_id == cat["preset"].id and s.shm_mib == 256 and s.gpu is not None
+    assert s.env == {"EPOCHS": "3", "LR": "0.01"} and s.template_id == template.id
+    await sessions.session_stop(c.sessions, sc.actor, s.id)
+    await wait_state(c, s.id, SessionState.STOPPED, SessionState.FAILED)
