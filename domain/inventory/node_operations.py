@@ -421,7 +421,7 @@ async def node_drain_start(
         except ValueError:
             continue
         try:
-            s = await sessions.session_pause(deps.sessions, actor, sid)
+            s = await sessions.session_pause(deps.sessions, actor, sid, drained_node=node.id)
         except DomainError as exc:
             log.info("drain of %s: session %s not paused: %s", node.id, sid, exc)
             skipped.append(sid)
@@ -432,7 +432,8 @@ async def node_drain_start(
 
 async def node_drain_finish(deps: NodeOperationDeps, actor: Actor, drain: NodeDrain) -> list[UUID]:
     """Resume the drained sessions once paused (the node is still cordoned: they go elsewhere or
-    wait in the queue); returns those resumed."""
+    wait in the queue); returns those resumed. Each carries DRAINED while paused, so if this
+    process dies first the residue sweep (`domain.sessions.residue`) resumes them."""
     resumed: list[UUID] = []
     for sid in await _wait_paused(deps, list(drain.paused)):
         try:

@@ -286,6 +286,8 @@ class StateReasonCode(StrEnum):
     NODE_LOST = "NODE_LOST"  # node
     EVICTED = "EVICTED"
     POD_VANISHED = "POD_VANISHED"
+    DRAINING = "DRAINING"  # node: pausing because its node is drained
+    DRAINED = "DRAINED"  # node: paused by the drain, to be resumed elsewhere (the residue sweep does if no one did)
 
 
 @dataclass(frozen=True)

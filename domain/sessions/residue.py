@@ -21,7 +21,8 @@ cluster again (every cluster's `apply` is get-or-create), fails those still stal
 give-up deadline with a reason (which frees their capacity and settles their hold), asks the
 cluster again to pause or delete what is PAUSING or STOPPING and, past the deadline, ends the
 transition as the cluster's "stopped" would (with the reason, billed up to then), and frees
-capacity that no live session holds. Each repair is audited as the system's
+capacity that no live session holds, and resumes a session a node drain paused (DRAINED)
+that no one resumed (the draining process died between the pause and the resume). Each repair is audited as the system's
 (`sessionResidueSweep`). Everything waits `grace` first, so an admission still in flight in
 another process is never mistaken for residue.
 """
@@ -34,13 +35,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 from uuid import UUID
 
+from domain.common.errors import DomainError
 from domain.credits import services as credits
 from domain.credits.model import HoldStatus
 from domain.inventory.ports import StatusReport, WorkloadPhase
 from domain.scheduling import services as scheduling
 from domain.sessions import services as sessions
-from domain.sessions.jobs import _audit_system
-from domain.sessions.model import HOLDS_CAPACITY, Session, SessionState
+from domain.sessions.jobs import SYSTEM_ACTOR, _audit_system
+from domain.sessions.model import HOLDS_CAPACITY, Session, SessionState, StateReasonCode
 from domain.sessions.services import SessionServices
 
 log = logging.getLogger(__name__)
@@ -62,13 +64,15 @@ class ResidueOutcome:
     ended: tuple[UUID, ...] = ()
     capacity_freed: tuple[str, ...] = ()
     queue_withdrawn: tuple[str, ...] = ()
+    resumed_after_drain: tuple[UUID, ...] = ()
 
     def summary(self) -> str:
         return (
             f"{len(self.holds_released)} orphan hold(s) released ({self.released_micro} micro-credits), "
             f"{len(self.handed_off_again)} stalled session(s) handed off again, {len(self.failed)} failed, "
             f"{len(self.asked_again)} pause/stop(s) asked again, {len(self.ended)} ended without the cluster, "
-            f"{len(self.capacity_freed)} allocation(s) and {len(self.queue_withdrawn)} queue entr(ies) freed"
+            f"{len(self.capacity_freed)} allocation(s) and {len(self.queue_withdrawn)} queue entr(ies) freed, "
+            f"{len(self.resumed_after_drain)} drained session(s) resumed"
         )
 
     def counts(self) -> dict[str, str]:
@@ -82,6 +86,7 @@ class ResidueOutcome:
             "ended": str(len(self.ended)),
             "allocations": str(len(self.capacity_freed)),
             "queueEntries": str(len(self.queue_withdrawn)),
+            "resumedAfterDrain": str(len(self.resumed_after_drain)),
         }
 
 
@@ -100,7 +105,8 @@ async def sweep(svc: SessionServices, *, grace: timedelta, give_up: timedelta) -
     again, failed = await _stalled_sessions(svc, grace, give_up)
     asked, ended = await _winding_down(svc, grace, give_up)
     freed, withdrawn = await _stray_capacity(svc)
-    return ResidueOutcome(holds, released, again, failed, asked, ended, freed, withdrawn)
+    drained = await _drained_not_resumed(svc, grace)
+    return ResidueOutcome(holds, released, again, failed, asked, ended, freed, withdrawn, drained)
 
 
 async def _orphan_holds(svc: SessionServices, grace: timedelta) -> tuple[tuple[UUID, ...], int]:
@@ -194,6 +200,32 @@ async def _winding_down(
             {"repair": f"{s.state.value.lower()} asked again", "waitedSeconds": str(waited)},
         )
     return tuple(asked), tuple(ended)
+
+
+async def _drained_not_resumed(svc: SessionServices, grace: timedelta) -> tuple[UUID, ...]:
+    """Sessions a node drain paused (DRAINED) and nobody resumed within `grace`: the process
+    that drained the node died between the pause and the resume. Each is resumed (placed on
+    another node, the drained one staying cordoned, or queued); the resume moves it out of
+    DRAINED, so it is resumed once."""
+    now = svc.clock.now()
+    async with svc.uow() as uow:
+        paused = [
+            s
+            for s in await uow.sessions.active_in(frozenset({S.PAUSED}))
+            if s.state_reason_code == StateReasonCode.DRAINED and s.updated_at < now - grace
+        ]
+    resumed: list[UUID] = []
+    for s in paused:
+        started = time.perf_counter()
+        try:
+            await sessions.session_resume(svc, SYSTEM_ACTOR, s.id)
+        except DomainError as exc:  # refused (budget, policy): it stays paused, as any pause would
+            log.warning("drained session %s not resumed: %s", s.id, exc)
+            continue
+        resumed.append(s.id)
+        node = s.state_reason_params.get("node", "")
+        await _audit_system(svc, AUDIT_OPERATION, s, started, {"repair": "resumed after drain", "node": node})
+    return tuple(resumed)
 
 
 async def _hand_off_again(svc: SessionServices, s: Session) -> bool:

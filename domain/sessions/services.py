@@ -1315,19 +1315,27 @@ async def _release_capacity(svc: SessionServices, uow: SessionsUnitOfWork, s: Se
     uow.publish_after_commit(QUEUE_TOPIC, {"reason": "release"})
 
 
-async def session_pause(svc: SessionServices, actor: Actor, session_id: UUID) -> Session:
-    """Frees the GPU at once and stops the billing clock; settings and volumes stay."""
+async def session_pause(
+    svc: SessionServices, actor: Actor, session_id: UUID, *, drained_node: str | None = None
+) -> Session:
+    """Frees the GPU at once and stops the billing clock; settings and volumes stay.
+    `drained_node`: paused because that node is drained; the session carries DRAINED once
+    paused, so that it is resumed elsewhere even if the process that drained it dies."""
     effects = _Effects()
     async with svc.uow() as uow:
         s = await _load_for_change(uow, actor, session_id)
         if s.state in (S.PAUSING, S.PAUSED):
             return s  # idempotent
         now = svc.clock.now()
+        node = {"node": drained_node} if drained_node is not None else None
         if s.state in (S.QUEUED, S.PREEMPTED, S.RESUMING):
             s = s.transition(S.PAUSED, now, "paused while waiting", RC.PAUSED_WHILE_WAITING)
         else:
             cluster = s.cluster_id
-            s = s.transition(S.PAUSING, now, "pausing", RC.PAUSING)
+            if node is not None:
+                s = s.transition(S.PAUSING, now, f"pausing: node {drained_node} is drained", RC.DRAINING, node)
+            else:
+                s = s.transition(S.PAUSING, now, "pausing", RC.PAUSING)
             if cluster:
                 effects.pause.append((s.id, cluster))
         await _release_capacity(svc, uow, s, effects)
@@ -1735,7 +1743,11 @@ async def _apply_report(
         effects.delete.append((s.id, cluster_id))  # its exit code and log tail came with the report
         await _notify(svc, uow, s.owner_id, "job_succeeded", f"job {s.name} completed", s.id)
     elif phase in (WorkloadPhase.STOPPED, WorkloadPhase.SUCCEEDED):
-        if s.state == S.PAUSING:
+        if s.state == S.PAUSING and s.state_reason_code == RC.DRAINING:
+            node = s.state_reason_params.get("node", "")
+            why = f"paused: node {node} was drained; to be resumed on another node"
+            new = s.transition(S.PAUSED, at, why, RC.DRAINED, {"node": node})
+        elif s.state == S.PAUSING:
             new = s.transition(S.PAUSED, at, "paused", RC.PAUSED)
         elif s.state == S.STOPPING:
             new = s.transition(S.STOPPED, at, s.state_reason or "stopped")

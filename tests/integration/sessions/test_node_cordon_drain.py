@@ -87,3 +87,64 @@ async def test_a_drained_node_moves_its_session_elsewhere_and_takes_work_again_o
             with contextlib.suppress(DomainError):
                 await sessions.session_stop(c.sessions, sc.actor, sid)
         await cluster.close()
+
+
+async def test_a_drain_whose_process_died_before_the_resume_is_finished_by_the_residue_sweep(
+    container: Any, runtime: Any
+) -> None:
+    """The process that drained the node dies between the pause and the resume (here: the
+    drain's start runs, its finish never does): the session, paused with DRAINED naming the
+    node, is resumed on another node by the crash-residue sweep, once."""
+    from datetime import timedelta
+
+    from domain.sessions import residue
+    from domain.sessions.model import StateReasonCode
+
+    c = container
+    cid = unique("drain-crash")
+    model = unique("T4-crash")
+    nodes = tuple(
+        Node(f"{cid}/n{i}", f"n{i}", cid, SharingMode.EXCLUSIVE, 64000, 262144, (Card(f"GPU-{cid}-{i}", model, 16384),))
+        for i in (1, 2)
+    )
+    cluster = await add_simulated_cluster(c, cid, nodes)
+    cat = await add_gpu_catalog(
+        c,
+        model,
+        16384,
+        1_000_000,
+        preset={"cpu_millicores": 1000, "memory_mib": 1024, "tier": GpuTier.EXCLUSIVE, "gpu_count": 1},
+    )
+    req = dict(image_id=cat["image"].id, preset_id=cat["preset"].id, offering_id=cat["offering"].id)
+    sc = await fresh_scope(c)
+    deps = node_ops.NodeOperationDeps(sessions=c.sessions, records=node_operation_records(c), events=c.events)
+    sid = None
+    try:
+        s = await sessions.session_create(c.sessions, sc.actor, sessions.SessionRequest(name="nb", **req))
+        sid = s.id
+        here = (await wait_state(c, sid, SessionState.RUNNING)).placement["node_id"]
+        other = next(n for n in nodes if n.id != here)
+
+        drain = await node_ops.node_drain_start(deps, SYSTEM, cluster, cluster_id=cid, node_ref=here)
+        assert drain.paused == (sid,)
+        # ... and the process dies here: node_drain_finish never runs. The simulated cluster
+        # answers the pause at once; PAUSING said DRAINING, PAUSED says DRAINED, both naming the node
+        paused = await wait_state(c, sid, SessionState.PAUSED)
+        assert (paused.state_reason_code, dict(paused.state_reason_params)) == (StateReasonCode.DRAINED, {"node": here})
+        assert f"node {here} was drained" in paused.state_reason
+
+        # another process's sweep finds it and resumes it on the free node, once
+        outcome = await residue.sweep(c.sessions, grace=timedelta(0), give_up=timedelta(hours=1))
+        assert sid in outcome.resumed_after_drain
+        assert outcome.counts()["resumedAfterDrain"] == str(len(outcome.resumed_after_drain))
+        moved = await wait_state(c, sid, SessionState.RUNNING)
+        assert moved.placement["node_id"] == other.id
+        again = await residue.sweep(c.sessions, grace=timedelta(0), give_up=timedelta(hours=1))
+        assert sid not in again.resumed_after_drain
+        async with c.uow() as uow:
+            assert (await uow.sessions.get(sid)).state is SessionState.RUNNING  # type: ignore[union-attr]
+    finally:
+        if sid is not None:
+            with contextlib.suppress(DomainError):
+                await sessions.session_stop(c.sessions, sc.actor, sid)
+        await cluster.close()

@@ -771,6 +771,8 @@ export const en = {
   "stateReasonCode.NODE_LOST": "Node {node} was lost; it is back in the queue at the head of its priority.",
   "stateReasonCode.EVICTED": "Its pod was evicted; it is back in the queue at the head of its priority.",
   "stateReasonCode.POD_VANISHED": "Its pod vanished; it is back in the queue at the head of its priority.",
+  "stateReasonCode.DRAINING": "Pausing: node {node} is drained.",
+  "stateReasonCode.DRAINED": "Paused: node {node} was drained; it is resumed on another node.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -773,4 +773,6 @@ export const ko: Record<MessageKey, string> = {
   "stateReasonCode.NODE_LOST": "{node} 노드를 잃어 우선순위의 맨 앞으로 다시 대기열에 들어갔습니다.",
   "stateReasonCode.EVICTED": "파드가 축출되어 우선순위의 맨 앞으로 다시 대기열에 들어갔습니다.",
   "stateReasonCode.POD_VANISHED": "파드가 사라져 우선순위의 맨 앞으로 다시 대기열에 들어갔습니다.",
+  "stateReasonCode.DRAINING": "일시 중지 중: {node} 노드를 드레인하고 있습니다.",
+  "stateReasonCode.DRAINED": "일시 중지됨: {node} 노드가 드레인되어 다른 노드에서 다시 시작됩니다.",
 };
