@@ -60,7 +60,8 @@ class TenancyRepository(Protocol):
     async def erase_user(self, user_id: UUID, *, username: str, email: str, display_name: str, at: datetime) -> None:
         """Replace the user's personal data with the placeholders given; clear their password,
         single sign-on subject, super_admin flag, active group and organisation-admin roles;
-        remove their memberships and login sessions; revoke their tokens (as of `at`)."""
+        remove their memberships, login sessions, notifications and user-scope resource policy;
+        revoke their tokens (as of `at`)."""
         ...
 
     async def memberships_of_user(self, user_id: UUID) -> list[Membership]: ...

@@ -1,7 +1,8 @@
 """Deleting a user: their personal data goes, the records others rely on stay.
 
 What goes: the user's name, e-mail address, display name, password, single sign-on subject,
-roles and memberships, login sessions (signed out at once) and access tokens (revoked). The
+roles and memberships, login sessions (signed out at once), access tokens (revoked), their
+notifications (which name their sessions) and their user-scope resource policy. The
 row itself stays under a placeholder name ("deleted-…") so the audit log, the ledger, past
 sessions and templates keep pointing at the same id: money movements and who-did-what are
 never rewritten. A user who still has work running or data kept for them is refused with

@@ -12,6 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from domain.tenancy.auth import LoginSession, PersonalAccessToken, TokenScope
 from domain.tenancy.model import Group, Membership, Organization, Role, User
 from infra.db.base import by_id, get_row
+from infra.db.models.policies import ResourcePolicyRow
+from infra.db.models.sessions import NotificationRow
 from infra.db.models.tenancy import (
     GroupRow,
     LoginSessionRow,
@@ -294,6 +296,14 @@ class SqlTenancyRepository:
         await self.s.execute(delete(MembershipRow).where(MembershipRow.user_id == user_id))
         await self.s.execute(delete(OrgAdminRow).where(OrgAdminRow.user_id == user_id))
         await self.s.execute(delete(LoginSessionRow).where(LoginSessionRow.user_id == user_id))
+        # notifications say the user's session names and what befell them; a user-scope policy
+        # names a user who no longer exists (the audit log and the ledger stay as they are)
+        await self.s.execute(delete(NotificationRow).where(NotificationRow.user_id == user_id))
+        await self.s.execute(
+            delete(ResourcePolicyRow).where(
+                ResourcePolicyRow.scope_kind == "user", ResourcePolicyRow.user_id == user_id
+            )
+        )
         await self.s.execute(
             update(PersonalAccessTokenRow)
             .where(PersonalAccessTokenRow.user_id == user_id, PersonalAccessTokenRow.revoked_at.is_(None))

@@ -147,3 +147,45 @@ async def test_a_user_with_personal_volumes_is_not_deleted_until_they_are_gone(
         await uow.volumes.delete(volume.id)
         await uow.commit()
     assert payload(await Gql(client, w.tokens["org_admin"])(DELETE, id=gid("User", uid)))["errors"] == []
+
+
+async def test_a_deleted_users_notifications_and_user_policy_go_and_others_stay(
+    client: httpx.AsyncClient, w: World, container: Any
+) -> None:
+    """Notifications name the user's sessions and what befell them: they go with the user, as
+    does the user-scope policy (it names a user who no longer exists); another user's stay,
+    and the audit log keeps the deletion."""
+    from uuid import uuid4
+
+    from domain.policies.model import PolicyScope, PolicyScopeKind, ResourcePolicy
+    from domain.sessions.ports import Notification
+
+    c = container
+    leaver, _ = await make_user(c, w.org_a, unique("noted"), groups=[w.g1])
+    stayer, _ = await make_user(c, w.org_a, unique("stays"), groups=[w.g1])
+    async with c.uow() as uow:
+        for uid in (leaver, stayer):
+            await uow.notifications.add(
+                Notification(uuid4(), uid, "session_stopped", "session thesis-run-7 stopped", c.clock.now(), uuid4())
+            )
+        await uow.commit()
+    for uid in (leaver, stayer):
+        await c.credits.policies.put(ResourcePolicy(PolicyScope(PolicyScopeKind.USER, uid), max_concurrent_sessions=2))
+
+    done = payload(await Gql(client, w.tokens["org_admin"])(DELETE, id=gid("User", leaver)))
+    assert done["errors"] == []
+
+    async with c.uow() as uow:
+        assert (await uow.notifications.of_user(leaver, 0, 10))[1] == 0
+        kept, count = await uow.notifications.of_user(stayer, 0, 10)
+    assert count == 1 and kept[0].message == "session thesis-run-7 stopped"
+    assert await c.credits.policies.get(PolicyScope(PolicyScopeKind.USER, leaver)) is None
+    still = await c.credits.policies.get(PolicyScope(PolicyScopeKind.USER, stayer))
+    assert still is not None and still.max_concurrent_sessions == 2
+    entries = (
+        await Gql(client, w.tokens["super_admin"])(
+            "query($t: String) { auditLog(filter: {targetId: $t}, first: 50) { nodes { operation success } } }",
+            t=str(leaver),
+        )
+    )["auditLog"]["nodes"]
+    assert {"operation": "userDelete", "success": True} in entries
