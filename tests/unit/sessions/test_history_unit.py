@@ -207,3 +207,173 @@ async def test_a_repeated_run_writes_the_same_rows_and_the_retention_deletes_the
     again = await h.record_history([s], store, hist, now, timedelta(days=90))  # type: ignore[arg-type]
     assert (again.minutes, again.forgotten) == (2, 0) and hist.rows == snapshot
     assert [r.samples for r in sorted(hist.rows.values(), key=lambda r: r.minute)] == [6, 6]
+
+
+# ---------------------------------------------------------------------- exact numbers (issue 20)
+
+
+def test_a_minute_row_carries_its_placement_and_the_exact_means_of_its_samples() -> None:
+    s = running(T0, ratio="1/4")
+    got = [
+        UsageSample(s.id, T0 + timedelta(seconds=1), 100, 1000, 10.0, 2000),
+        UsageSample(s.id, T0 + timedelta(seconds=2), 200, 1001, 20.0, 2001),
+        UsageSample(s.id, T0 + timedelta(seconds=3), 201, 1003, 20.5, 2003),
+    ]
+    (row,) = h.roll_up(s, got, T0 + timedelta(minutes=1, seconds=3))
+    assert (row.cluster_id, row.node_id, row.card_equivalents, row.samples) == ("c1", "n7", 0.25, 3)
+    assert (row.cpu_millicores_allocated, row.memory_mib_allocated) == (4000, 16384)
+    assert (row.gpu_util_mean, row.gpu_util_max) == (16.833, 20.5)  # 50.5 / 3, to three places
+    assert (row.gpu_memory_mib_mean, row.gpu_memory_mib_max) == (2001.333, 2003)
+    assert (row.cpu_millicores_mean, row.cpu_millicores_max) == (167.0, 201)
+    assert (row.memory_mib_mean, row.memory_mib_max) == (1001.333, 1003)
+
+
+def test_a_placement_without_cluster_node_or_ratio_gives_the_sessions_cluster_and_no_cards() -> None:
+    s = replace(running(T0), placement={"cpu_millicores": 1})
+    (row,) = h.roll_up(s, [], T0 + timedelta(minutes=1))
+    assert (row.cluster_id, row.node_id, row.card_equivalents, row.samples, row.gpu_util_mean) == (
+        "c1", "", 0.0, 0, None,
+    )  # fmt: skip
+    (bare,) = h.roll_up(replace(s, cluster_id=None), [], T0 + timedelta(minutes=1))
+    assert bare.cluster_id == ""
+
+
+def test_a_query_ends_on_the_minute_after_its_last_instant_and_picks_its_step_at_the_bounds() -> None:
+    assert h.history_query(T0, T0 + timedelta(microseconds=1), h.HistoryDimension.NODE, None).until == T0 + h.MINUTE
+    # exactly DEFAULT_POINTS minutes still fit one-minute steps; one more does not
+    assert h.history_query(T0, T0 + timedelta(minutes=500), h.HistoryDimension.NODE, None).step_seconds == 60
+    assert h.history_query(T0, T0 + timedelta(minutes=501), h.HistoryDimension.NODE, None).step_seconds == 300
+    # longer than the coarsest step can show in DEFAULT_POINTS: the coarsest step
+    long = h.history_query(T0, T0 + timedelta(days=600), h.HistoryDimension.NODE, None)
+    assert (long.step_seconds, long.points) == (86400, 600)
+    # exactly MAX_POINTS points are allowed
+    assert h.history_query(T0, T0 + timedelta(minutes=h.MAX_POINTS), h.HistoryDimension.NODE, 60).points == 1500
+
+
+def test_a_query_refuses_an_empty_period_and_a_bad_step_in_words() -> None:
+    with pytest.raises(InvalidValueError) as empty:
+        h.HistoryQuery(T0, T0, h.HistoryDimension.NODE, 60)
+    assert (empty.value.field, empty.value.message) == ("until", "until must be after since")
+    with pytest.raises(InvalidValueError) as step:
+        h.HistoryQuery(T0, T0 + timedelta(hours=1), h.HistoryDimension.NODE, 30)
+    assert step.value.message == "the step must be a whole number of minutes, at least 60"
+
+
+def test_points_are_rounded_to_their_stated_places() -> None:
+    q = h.history_query(T0, T0 + timedelta(minutes=10), h.HistoryDimension.CLUSTER, 300)
+    cell = _cell(
+        "c1",
+        T0,
+        card_minutes=1.23456,
+        sampled_card_minutes=0.5,
+        gpu_util_card_minutes=0.5 * 33.3333,
+        gpu_memory_mib_minutes=1000.0 / 3,
+        cpu_millicores_minutes=2000.0 / 3,
+        memory_mib_minutes=4000.0 / 3,
+        cpu_allocated_minutes=5000.0 / 3,
+        memory_allocated_minutes=7000.0 / 3,
+    )
+    (series,) = h.build_history(q, [cell]).series
+    (p,) = series.points
+    assert (p.card_equivalents, p.gpu_util_percent) == (0.2469, 33.33)
+    assert (p.gpu_memory_mib, p.cpu_millicores, p.memory_mib) == (66.7, 133.3, 266.7)
+    assert (p.cpu_millicores_allocated, p.memory_mib_allocated) == (333.3, 466.7)
+
+
+def test_idle_credits_at_the_edges_of_a_share() -> None:
+    assert h.idle_charged(_share(uuid4(), uuid4(), uuid4(), 0, 5, 100)) == 0  # no minutes: nothing to share
+    assert h.idle_charged(_share(uuid4(), uuid4(), uuid4(), 1, 1, 100)) == 100  # one idle minute of one
+    org, g, u1, u2, u3 = (uuid4() for _ in range(5))
+    reach = h.HistoryReach(organization_ids=frozenset({org}))
+    shares = [
+        _share(uuid4(), uuid4(), uuid4(), 60, 60, 7),  # out of reach, listed first: the rest still count
+        _share(org, g, u1, 10, 5, 300),
+        _share(org, g, u2, 10, 5, 200),
+        _share(org, g, u3, 10, 0, 500),
+    ]
+    r = h.build_idle_credits(T0, T0 + timedelta(days=1), 5.0, h.IdleCreditsDimension.USER, shares, reach)
+    # most idle credits first, then most charged, then by key
+    assert [(row.key, row.idle_charged_micro, row.charged_micro) for row in r.rows] == [
+        (u1, 150, 300), (u2, 100, 200), (u3, 0, 500),
+    ]  # fmt: skip
+    first = r.rows[0]
+    assert (first.sessions, first.minutes, first.idle_minutes, first.no_data_minutes) == (1, 10, 5, 4)
+    a, b = sorted((uuid4(), uuid4()), key=str)
+    tie = h.build_idle_credits(
+        T0, T0 + timedelta(days=1), 5.0, h.IdleCreditsDimension.USER,
+        [_share(org, g, b, 10, 5, 100), _share(org, g, a, 10, 5, 100)], reach,
+    )  # fmt: skip
+    assert [row.key for row in tie.rows] == [a, b]
+
+
+class _Cells:
+    def __init__(self, cells: list[h.HistoryCell], shares: list[h.SessionIdleShare]) -> None:
+        self._cells, self._shares = cells, shares
+        self.asked: list[tuple[object, ...]] = []
+
+    async def cells(self, query: h.HistoryQuery, reach: h.HistoryReach) -> list[h.HistoryCell]:
+        self.asked.append(("cells", query, reach))
+        return self._cells
+
+    async def idle_shares(
+        self, since: datetime, until: datetime, below_percent: float, reach: h.HistoryReach
+    ) -> list[h.SessionIdleShare]:
+        self.asked.append(("idle", since, until, below_percent, reach))
+        return self._shares
+
+
+async def test_the_history_is_read_for_the_viewers_reach_and_a_plain_member_reads_nothing() -> None:
+    org = uuid4()
+    q = h.history_query(T0, T0 + timedelta(minutes=10), h.HistoryDimension.CLUSTER, 300)
+    store = _Cells([_cell("c1", T0)], [])
+    admin = Actor(uuid4(), "oa", org_admin_of=frozenset({org}))
+    got = await h.usage_history(store, admin, q)  # type: ignore[arg-type]
+    assert got == h.build_history(q, [_cell("c1", T0)])
+    assert store.asked == [("cells", q, h.HistoryReach(organization_ids=frozenset({org})))]
+    member = Actor(uuid4(), "m", group_roles={uuid4(): Role.MEMBER})
+    assert await h.usage_history(store, member, q) == h.UsageHistoryResult(q, ())  # type: ignore[arg-type]
+    assert len(store.asked) == 1
+
+
+async def test_the_idle_credits_report_checks_its_period_and_threshold_and_reads_the_viewers_reach() -> None:
+    org, g, u = uuid4(), uuid4(), uuid4()
+    shares = [_share(org, g, u, 10, 5, 300)]
+    store = _Cells([], shares)
+    admin = Actor(uuid4(), "oa", org_admin_of=frozenset({org}))
+    until = T0 + timedelta(days=1)
+    by = h.IdleCreditsDimension.GROUP
+    got = await h.idle_credits_report(store, admin, T0, until, by, 100)  # type: ignore[arg-type]
+    reach = h.HistoryReach(organization_ids=frozenset({org}))
+    assert got == h.build_idle_credits(T0, until, 100, by, shares, reach)
+    assert store.asked == [("idle", T0, until, 100, reach)]
+    default = await h.idle_credits_report(store, admin, T0, until, by)  # type: ignore[arg-type]
+    assert default.below_percent == h.IDLE_GPU_UTIL_PERCENT == 5.0
+    member = Actor(uuid4(), "m", group_roles={g: Role.MEMBER})
+    nothing = await h.idle_credits_report(store, member, T0, until, by)  # type: ignore[arg-type]
+    assert (nothing.rows, nothing.charged_micro, len(store.asked)) == ((), 0, 2)
+    for since, to, below, field, message in [
+        (T0, T0, 5.0, "until", "until must be after since"),
+        (until, T0, 5.0, "until", "until must be after since"),
+        (T0, until, 0.0, "belowPercent", "a percentage above 0 and at most 100"),
+        (T0, until, 100.5, "belowPercent", "a percentage above 0 and at most 100"),
+    ]:
+        with pytest.raises(InvalidValueError) as bad:
+            await h.idle_credits_report(store, admin, since, to, by, below)  # type: ignore[arg-type]
+        assert (bad.value.field, bad.value.message) == (field, message)
+
+
+async def test_a_run_asks_the_store_for_its_lookback_and_writes_nothing_when_nothing_ran() -> None:
+    s = running(T0)
+    asked: list[int] = []
+
+    class Store(_Store):
+        async def recent(self, session_id: UUID, seconds: int = 300) -> list[UsageSample]:
+            asked.append(seconds)
+            return []
+
+    hist = _History()
+    out = await h.record_history([s], Store({}), hist, T0 + timedelta(minutes=2), timedelta(days=1))  # type: ignore[arg-type]
+    assert asked == [(h.LOOKBACK_MINUTES + 1) * 60] == [300]
+    assert (out.sessions, out.minutes) == (1, 2)
+    idle = await h.record_history([], Store({}), hist, T0 + timedelta(minutes=2), timedelta(days=1))  # type: ignore[arg-type]
+    assert (idle.sessions, idle.minutes) == (0, 0)
