@@ -91,3 +91,17 @@ def test_the_approvals_list() -> None:
         organization_ids=frozenset(), group_ids=frozenset({G}), states=pending
     )
     assert s.approvals_filter(MEMBER) is None
+
+
+def test_every_admin_list_keeps_the_asked_states() -> None:
+    f = s.admin_session_filter
+    for actor, kw in [
+        (SUPER, {"organization_id": OTHER, "group": group(G, ORG)}),  # a group outside the asked organisation
+        (SUPER, {"group": group(G, ORG)}),
+        (GROUP_ADMIN, {"group": group(H, OTHER)}),
+        (ORG_ADMIN, {"organization_id": ORG}),
+        (ORG_ADMIN, {}),
+        (GROUP_ADMIN, {}),
+        (MEMBER, {}),
+    ]:
+        assert f(actor, states=RUNNING, **kw).states == RUNNING, (actor.username, kw)  # type: ignore[arg-type]
