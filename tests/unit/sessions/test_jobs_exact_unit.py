@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
+from uuid import UUID
 
 import pytest
 
@@ -20,6 +21,7 @@ from tests.unit.sessions.world import SessionsWorld
 from tests.unit.tenancy.world import NOW
 
 S = SessionState
+UUID_1, UUID_2 = UUID(int=1), UUID(int=2)
 
 
 @pytest.fixture
@@ -120,3 +122,40 @@ async def test_a_session_not_yet_at_its_expiry_is_not_expired(w: SessionsWorld) 
 
 async def test_no_budget_no_alert(w: SessionsWorld) -> None:
     assert await jobs.notify_budget_alerts(w.svc, Notices(), w.budgets, w.ledger) == 0
+
+
+def test_any_gpu_data_judges_a_session_by_its_gpu() -> None:
+    from domain.inventory.ports import UsageSample
+
+    sid, settings = UUID(int=1), jobs.IdleSettings()
+
+    def one(util: float, gpu_memory: int, cpu: int = 900) -> list[UsageSample]:
+        return [UsageSample(sid, NOW, cpu, 10, util, gpu_memory)]
+
+    # some GPU memory in use, or a trace of utilisation, is GPU data: judged by the GPU (idle), not the busy CPU
+    assert jobs.is_idle(one(0.0, 1), settings) is True
+    assert jobs.is_idle(one(0.5, 0), settings) is True
+    assert jobs.is_idle(one(0.0, 10), settings) is True
+    # no GPU data at all: judged by the CPU
+    assert jobs.is_idle(one(0.0, 0), settings) is False
+    assert jobs.is_idle(one(0.0, 0, cpu=99), settings) is True
+
+
+async def test_forgetting_a_session_never_marked_idle_is_harmless() -> None:
+    tracker = jobs.IdleTracker({UUID_1: NOW})
+    await tracker.clear([UUID_2, UUID_1])
+    assert tracker.idle_since == {}
+
+
+async def test_idle_reclaim_judges_by_the_settings_it_is_given(w: SessionsWorld) -> None:
+    from domain.policies.model import PolicyScope, ResourcePolicy
+    from tests.unit.sessions.test_jobs_unit import Samples, quiet
+
+    x: Any = await running(w)
+    await w.policies.put(ResourcePolicy(PolicyScope.group(w.t.g1.id), idle_timeout_seconds=600))
+    usage, tracker = Samples(), jobs.IdleTracker()
+    lenient = jobs.IdleSettings(gpu_util_percent=30.0)
+    usage.by_session[x.id] = quiet(x.id, NOW, 11, util=20.0)  # 20 %: idle only by the lenient threshold
+    w.t.clock.set(NOW + timedelta(minutes=10))
+    assert await jobs.reclaim_idle(w.svc, usage, tracker) == []
+    assert await jobs.reclaim_idle(w.svc, usage, tracker, lenient) == [x.id]
