@@ -257,3 +257,14 @@ async def test_a_job_runs_at_the_lowest_priority_and_may_be_preempted(w: Session
     assert (x.priority, x.preemptible) == (5, True)
     job2 = await s.session_create(w.svc, w.actor("member"), w.request("whole", kind=SessionKind.JOB, name="j2"))
     assert job2.priority == -1000
+
+
+def test_a_refusal_carries_its_causes_parameters() -> None:
+    from domain.common.errors import CommonErrorCode, DomainError
+    from domain.sessions.errors import AdmissionRefused
+
+    cause = DomainError(CommonErrorCode.INVALID_VALUE, "at most 2 GPUs", "presetId", {"limit": "2"})
+    refused = AdmissionRefused(4, "policy limits", cause)
+    assert (refused.code, refused.message, refused.field, refused.params, refused.step) == (
+        CommonErrorCode.INVALID_VALUE, "step 4 (policy limits): at most 2 GPUs", "presetId", {"limit": "2"}, 4,
+    )  # fmt: skip

@@ -91,3 +91,13 @@ def test_capacity_covers_one_cluster_or_all() -> None:
 
     whole = InstanceBundle(A100, 1, 64000, 512000, 1)  # n2's whole card; n1's is shared
     assert v.bundles(st) == [whole] and v.bundles(st, "c2") == [whole] and v.bundles(st, "c1") == []
+
+
+def test_the_capacity_rows_of_one_cluster_are_that_clusters_only() -> None:
+    from domain.inventory.capacity import capacity_by_model, capacity_by_resource
+
+    st = state()
+    inv, placements = st.scheduler.inventory, st.scheduler.placements()
+    everything, one = v.capacity_view(st), v.capacity_view(st, "c2")
+    assert one.by_resource == capacity_by_resource(inv, placements, "c2") != everything.by_resource
+    assert one.by_model == capacity_by_model(inv, placements, "c2") != everything.by_model

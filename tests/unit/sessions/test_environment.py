@@ -10,7 +10,7 @@ import pytest
 from gshare_operator.children import ChildSettings, desired_pod
 
 from domain.common.errors import InvalidValueError
-from domain.sessions.environment import check_environment, without_reserved
+from domain.sessions.environment import check_environment, is_variable_name, without_reserved
 from domain.sessions.errors import SessionError, SessionErrorCode
 from domain.sessions.model import Expiry, Session, SessionKind, SessionState
 from domain.sessions.services import workload_spec
@@ -132,3 +132,8 @@ def test_a_malformed_name_is_refused_naming_the_field(name: str) -> None:
     with pytest.raises(InvalidValueError) as refused:
         check_environment({name: "1"})
     assert refused.value.field == "env"
+
+
+def test_a_name_may_start_with_an_underscore() -> None:
+    check_environment({"_MY_VAR": "1", "_x": "2"})
+    assert is_variable_name("_") and is_variable_name("_a1") and not is_variable_name("1_a")
