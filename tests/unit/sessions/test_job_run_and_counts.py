@@ -61,6 +61,7 @@ def test_each_periodic_run_counts_what_it_did_by_name() -> None:
         ended=(U[6],),
         capacity_freed=("a", "b", "c", "d"),
         queue_withdrawn=("q",),
+        resumed_after_drain=(U[7], U[6]),
     )
     assert residue.counts() == {
         "holds": "2",
@@ -71,6 +72,7 @@ def test_each_periodic_run_counts_what_it_did_by_name() -> None:
         "ended": "1",
         "allocations": "4",
         "queueEntries": "1",
+        "resumedAfterDrain": "2",
     }
     meter = MeterOutcome(BillingResult(5, 3, 2_500_000), BillingResult(2, 0, 0), paused=(U[0],), warned=(U[1], U[2]))
     assert meter.counts() == {
