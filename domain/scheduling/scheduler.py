@@ -12,6 +12,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -65,6 +66,26 @@ class FreeSummary:
 _fraction_ratio = lru_cache(maxsize=4096)(fraction_ratio)
 _exclusive_ratio = lru_cache(maxsize=64)(exclusive_ratio)
 _NO_RATIO = Fraction(0)
+
+
+class ShortfallKind(StrEnum):
+    """What a waiting request lacks (the `shortfall` parameter of WAITING_FOR_CAPACITY)."""
+
+    GPU_TAKEN = "GPU_TAKEN"  # model; cards for whole cards
+    CPU_MEMORY = "CPU_MEMORY"  # cpu, memoryGib: no node has them free (a CPU-only request)
+    CPU_MEMORY_BESIDE_GPU = "CPU_MEMORY_BESIDE_GPU"  # node, freeCpu, freeMemoryGib, cpu, memoryGib
+
+
+@dataclass(frozen=True, slots=True)
+class Shortfall:
+    """Why a request does not fit now: its kind, the numbers by name, and the same in English."""
+
+    kind: ShortfallKind
+    numbers: Mapping[str, str]
+    text: str
+
+    def params(self) -> dict[str, str]:
+        return {"shortfall": self.kind.value, **self.numbers}
 
 
 def _cpus(millicores: int) -> str:
@@ -292,23 +313,38 @@ class Scheduler:
     def shortfall(self, request: GpuRequest) -> str:
         """Why the request does not fit now, in words a requester can act on: the CPU or
         memory a node with the GPU capacity lacks, or that the GPU capacity itself is taken."""
+        return self.why_short(request).text
+
+    def why_short(self, request: GpuRequest) -> Shortfall:
+        """`shortfall` with its kind and numbers by name, for a client to say in its own language."""
         cpu, mem = request.cpu_millicores, request.memory_mib
         asked = f"{_cpus(cpu)} and {_gib(mem)} of memory"
+        numbers = {"cpu": f"{cpu / 1000:g}", "memoryGib": f"{mem / 1024:g}"}
         if request.mode is RequestMode.CPU:
-            return f"no node has {asked} free"
+            return Shortfall(ShortfallKind.CPU_MEMORY, numbers, f"no node has {asked} free")
         gpu_only = replace(request, cpu_millicores=0, memory_mib=0)
         where = self.find(gpu_only)
         if where is None:
-            return "no GPU capacity of the kind it asks for is free"
+            gpu = {"model": request.offering}
+            if request.exclusive_cards:
+                gpu["cards"] = str(request.exclusive_cards)
+            return Shortfall(ShortfallKind.GPU_TAKEN, gpu, "no GPU capacity of the kind it asks for is free")
         free_cpu, free_mem = self.node_free(where.node_id)
         short = [
             f"{_cpus(free_cpu)} free" if free_cpu < cpu else "",
             f"{_gib(free_mem)} free" if free_mem < mem else "",
         ]
         lacking = " and ".join(x for x in short if x)
-        return (
+        return Shortfall(
+            ShortfallKind.CPU_MEMORY_BESIDE_GPU,
+            {
+                **numbers,
+                "node": where.node_id,
+                "freeCpu": f"{free_cpu / 1000:g}",
+                "freeMemoryGib": f"{free_mem / 1024:g}",
+            },
             f"the GPU capacity is free on node {where.node_id}, but it has {lacking} of the {asked} asked; "
-            "no node with the GPU capacity free has the CPU and memory"
+            "no node with the GPU capacity free has the CPU and memory",
         )
 
     def observe(self, request: GpuRequest) -> None:

@@ -698,8 +698,10 @@ def _model_choices(g: GpuAsk) -> tuple[ModelChoice, ...]:
     )
 
 
-def _waiting_reason(scheduler: Scheduler, request: GpuRequest) -> str:
-    return f"waiting for capacity: {scheduler.shortfall(request)}"
+def _waiting_reason(scheduler: Scheduler, request: GpuRequest) -> tuple[str, dict[str, str]]:
+    """The English reason and the state reason's parameters (shortfall and its numbers)."""
+    short = scheduler.why_short(request)
+    return f"waiting for capacity: {short.text}", short.params()
 
 
 def _request(s: Session, clusters: frozenset[str] | None) -> GpuRequest:
@@ -1063,9 +1065,14 @@ async def _decide(
         s = _with_placement(s, admission.allocation, now)
         effects.apply.append(s.id)
     else:  # queued: holds nothing while it waits (step 6 proved the wallet could pay)
-        reason = _waiting_reason(state.scheduler, request)
+        reason, params = _waiting_reason(state.scheduler, request)
         s = replace(
-            s, state=S.QUEUED, queued_at=now, state_reason=reason, state_reason_code=RC.WAITING_FOR_CAPACITY.value
+            s,
+            state=S.QUEUED,
+            queued_at=now,
+            state_reason=reason,
+            state_reason_code=RC.WAITING_FOR_CAPACITY.value,
+            state_reason_params=params,
         )
     rows.sessions.append(s)
     if admission.preempted or admission.also_admitted:  # they read and change sessions, maybe of this batch
@@ -1409,8 +1416,10 @@ async def _session_resume(svc: SessionServices, actor: Actor, session_id: UUID) 
                 s = _with_placement(s, admission.allocation, svc.clock.now())
                 effects.apply.append(s.id)
             else:
-                waiting = _waiting_reason(state.scheduler, placed_req)
-                s = _drop_hold(s.transition(S.QUEUED, svc.clock.now(), waiting, RC.WAITING_FOR_CAPACITY), effects)
+                waiting, params = _waiting_reason(state.scheduler, placed_req)
+                s = _drop_hold(
+                    s.transition(S.QUEUED, svc.clock.now(), waiting, RC.WAITING_FOR_CAPACITY, params), effects
+                )
             await uow.sessions.update(s)
             await _apply_admission_side_effects(svc, uow, state, admission.preempted, admission.also_admitted, effects)
             await uow.capacity.save(state)
@@ -1565,8 +1574,10 @@ async def session_approve(
             s = _with_placement(replace(s, state=S.PENDING_APPROVAL), admission.allocation, now)
             effects.apply.append(s.id)
         else:
-            waiting = f"approved; {_waiting_reason(state.scheduler, placed_req)}"
-            s = _drop_hold(s.transition(S.QUEUED, now, waiting, RC.APPROVED_WAITING_FOR_CAPACITY), effects)
+            waiting, params = _waiting_reason(state.scheduler, placed_req)
+            s = _drop_hold(
+                s.transition(S.QUEUED, now, f"approved; {waiting}", RC.APPROVED_WAITING_FOR_CAPACITY, params), effects
+            )
         await uow.sessions.update(s)
         await _apply_admission_side_effects(svc, uow, state, admission.preempted, admission.also_admitted, effects)
         await uow.capacity.save(state)

@@ -72,6 +72,9 @@ async def test_a_drained_node_moves_its_session_elsewhere_and_takes_work_again_o
         second = await sessions.session_create(c.sessions, sc.actor, sessions.SessionRequest(name="nb2", **req))
         started.append(second.id)
         assert second.state == SessionState.QUEUED
+        # the shortfall by name, for the console to say in its language
+        assert second.state_reason_code == "WAITING_FOR_CAPACITY"
+        assert dict(second.state_reason_params) == {"shortfall": "GPU_TAKEN", "model": model, "cards": "1"}
         async with c.uow() as uow:
             stored = await uow.sessions.get(second.id)
         assert stored is not None and stored.state_reason_code == "WAITING_FOR_CAPACITY"

@@ -773,6 +773,14 @@ export const en = {
   "stateReasonCode.POD_VANISHED": "Its pod vanished; it is back in the queue at the head of its priority.",
   "stateReasonCode.DRAINING": "Pausing: node {node} is drained.",
   "stateReasonCode.DRAINED": "Paused: node {node} was drained; it is resumed on another node.",
+  "stateReasonCode.WAITING_FOR_CAPACITY.GPU_TAKEN": "Waiting for capacity: no {model} capacity of the kind it asks for is free.",
+  "stateReasonCode.WAITING_FOR_CAPACITY.GPU_TAKEN_CARDS": "Waiting for capacity: no node has {cards} {model} card(s) free.",
+  "stateReasonCode.WAITING_FOR_CAPACITY.CPU_MEMORY": "Waiting for capacity: no node has {cpu} CPU and {memoryGib} GiB of memory free.",
+  "stateReasonCode.WAITING_FOR_CAPACITY.CPU_MEMORY_BESIDE_GPU": "Waiting for capacity: the GPU is free on {node}, but it has {freeCpu} CPU and {freeMemoryGib} GiB free of the {cpu} CPU and {memoryGib} GiB asked.",
+  "stateReasonCode.APPROVED_WAITING_FOR_CAPACITY.GPU_TAKEN": "Approved; waiting for capacity: no {model} capacity of the kind it asks for is free.",
+  "stateReasonCode.APPROVED_WAITING_FOR_CAPACITY.GPU_TAKEN_CARDS": "Approved; waiting for capacity: no node has {cards} {model} card(s) free.",
+  "stateReasonCode.APPROVED_WAITING_FOR_CAPACITY.CPU_MEMORY": "Approved; waiting for capacity: no node has {cpu} CPU and {memoryGib} GiB of memory free.",
+  "stateReasonCode.APPROVED_WAITING_FOR_CAPACITY.CPU_MEMORY_BESIDE_GPU": "Approved; waiting for capacity: the GPU is free on {node}, but it has {freeCpu} CPU and {freeMemoryGib} GiB free of the {cpu} CPU and {memoryGib} GiB asked.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -775,4 +775,12 @@ export const ko: Record<MessageKey, string> = {
   "stateReasonCode.POD_VANISHED": "파드가 사라져 우선순위의 맨 앞으로 다시 대기열에 들어갔습니다.",
   "stateReasonCode.DRAINING": "일시 중지 중: {node} 노드를 드레인하고 있습니다.",
   "stateReasonCode.DRAINED": "일시 중지됨: {node} 노드가 드레인되어 다른 노드에서 다시 시작됩니다.",
+  "stateReasonCode.WAITING_FOR_CAPACITY.GPU_TAKEN": "용량 대기 중: 요청한 종류의 {model} 용량이 비어 있지 않습니다.",
+  "stateReasonCode.WAITING_FOR_CAPACITY.GPU_TAKEN_CARDS": "용량 대기 중: {model} 카드 {cards}장이 비어 있는 노드가 없습니다.",
+  "stateReasonCode.WAITING_FOR_CAPACITY.CPU_MEMORY": "용량 대기 중: CPU {cpu}개와 메모리 {memoryGib} GiB가 비어 있는 노드가 없습니다.",
+  "stateReasonCode.WAITING_FOR_CAPACITY.CPU_MEMORY_BESIDE_GPU": "용량 대기 중: {node} 노드에 GPU는 비어 있지만, 요청한 CPU {cpu}개와 메모리 {memoryGib} GiB 중 CPU {freeCpu}개와 {freeMemoryGib} GiB만 비어 있습니다.",
+  "stateReasonCode.APPROVED_WAITING_FOR_CAPACITY.GPU_TAKEN": "승인됨. 용량 대기 중: 요청한 종류의 {model} 용량이 비어 있지 않습니다.",
+  "stateReasonCode.APPROVED_WAITING_FOR_CAPACITY.GPU_TAKEN_CARDS": "승인됨. 용량 대기 중: {model} 카드 {cards}장이 비어 있는 노드가 없습니다.",
+  "stateReasonCode.APPROVED_WAITING_FOR_CAPACITY.CPU_MEMORY": "승인됨. 용량 대기 중: CPU {cpu}개와 메모리 {memoryGib} GiB가 비어 있는 노드가 없습니다.",
+  "stateReasonCode.APPROVED_WAITING_FOR_CAPACITY.CPU_MEMORY_BESIDE_GPU": "승인됨. 용량 대기 중: {node} 노드에 GPU는 비어 있지만, 요청한 CPU {cpu}개와 메모리 {memoryGib} GiB 중 CPU {freeCpu}개와 {freeMemoryGib} GiB만 비어 있습니다.",
 };

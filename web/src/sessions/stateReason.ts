@@ -13,7 +13,10 @@ export function localisedReason(
 ): string {
   if (language === "en") return reason;
   if (code) {
-    const said = fillMessage(t, `stateReasonCode.${code}`, Object.fromEntries((params ?? []).map((p) => [p.name, p.value])));
+    const vars = Object.fromEntries((params ?? []).map((p) => [p.name, p.value]));
+    // a waiting session's shortfall (GPU_TAKEN, CPU_MEMORY...) has a message of its own
+    const kind = vars.shortfall ? `${vars.shortfall}${vars.cards ? "_CARDS" : ""}` : null;
+    const said = (kind && fillMessage(t, `stateReasonCode.${code}.${kind}`, vars)) ?? fillMessage(t, `stateReasonCode.${code}`, vars);
     if (said != null) return said;
   }
   const key: string = `stateReason.${state}`;
