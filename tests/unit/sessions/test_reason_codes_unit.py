@@ -50,12 +50,20 @@ async def test_waiting_and_stopping_without_a_pod(w: SessionsWorld) -> None:
     for name in ("a", "b"):
         await s.session_create(w.svc, w.actor("member"), w.request("whole", name=name))
     waiting = await s.session_create(w.svc, w.actor("member"), w.request("whole", name="waiting"))
-    assert code(waiting) == ("QUEUED", "WAITING_FOR_CAPACITY", {})
+    assert code(waiting) == (
+        "QUEUED",
+        "WAITING_FOR_CAPACITY",
+        {"shortfall": "GPU_TAKEN", "model": "A100-80GB", "cards": "1"},
+    )  # the shortfall by name
     paused = await s.session_pause(w.svc, w.actor("member"), waiting.id)
     assert code(paused) == ("PAUSED", "PAUSED_WHILE_WAITING", {})
     await w.policies.put(ResourcePolicy(PolicyScope.group(w.t.g1.id), allowed_clusters=frozenset({"c2"})))
     again = await s.session_resume(w.svc, w.actor("member"), waiting.id)
-    assert code(again) == ("QUEUED", "WAITING_FOR_CAPACITY", {})
+    assert code(again) == (
+        "QUEUED",
+        "WAITING_FOR_CAPACITY",
+        {"shortfall": "GPU_TAKEN", "model": "A100-80GB", "cards": "1"},
+    )
     stopped = await s.session_stop(w.svc, w.actor("member"), waiting.id)
     assert code(stopped) == ("STOPPED", "STOPPED", {})
 
@@ -69,7 +77,11 @@ async def test_approval_rejection_and_a_failed_hand_off(w: SessionsWorld) -> Non
     other = await s.session_create(w.svc, w.actor("member"), w.request(name="other"))
     await w.policies.put(ResourcePolicy(PolicyScope.group(w.t.g1.id), allowed_clusters=frozenset({"c2"})))
     approved = await s.session_approve(w.svc, w.actor("gadmin"), other.id)
-    assert code(approved) == ("QUEUED", "APPROVED_WAITING_FOR_CAPACITY", {})
+    assert code(approved) == (
+        "QUEUED",
+        "APPROVED_WAITING_FOR_CAPACITY",
+        {"shortfall": "GPU_TAKEN", "model": "A100-80GB"},
+    )
     w.cluster.fail_apply = RuntimeError("refused")
     await w.policies.put(ResourcePolicy(PolicyScope.group(w.t.g1.id)))
     await w.policies.put(ResourcePolicy(PolicyScope.user(w.t.users["member"].id)))
