@@ -318,6 +318,7 @@ class RequestRecord:
     path: str
     query: dict[str, str]
     user: str
+    content_type: str = ""  # a write's body type (a PATCH's says which kind of patch)
 
 
 _MUTATING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -463,7 +464,7 @@ class KubeApiServer:
         token = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
         user = self.tokens.get(token, "system:anonymous")
         query = dict(request.query)
-        self.requests.append(RequestRecord(request.method, request.path, query, user))
+        self.requests.append(RequestRecord(request.method, request.path, query, user, request.content_type))
         try:
             fault = self._take_fault(request.method, request.path)
             if fault is not None:

@@ -82,8 +82,9 @@ async def test_cordon_is_the_nodes_unschedulable_and_a_drain_moves_its_sessions(
         mark = len(e2e.api.requests)
         data = (await admin(CORDON, input={"clusterId": e2e.id, "nodeId": here, "cordoned": True}))["nodeCordonSet"]
         assert data == {"nodeId": here_id, "cordoned": True, "errors": []}
-        node_writes = [(w.method, w.path) for w in e2e.api.writes(mark) if "/nodes" in w.path]
-        assert node_writes == [("PATCH", f"/api/v1/nodes/{here}")]
+        node_writes = [(w.method, w.path, w.content_type) for w in e2e.api.writes(mark) if "/nodes" in w.path]
+        # kubectl cordon's own request: a strategic merge patch of the Node
+        assert node_writes == [("PATCH", f"/api/v1/nodes/{here}", "application/strategic-merge-patch+json")]
         assert e2e.api.get("nodes", here)["spec"].get("unschedulable") is True  # type: ignore[index]
         assert await _cordoned_in_capacity(c, here_id)
         assert (await _session(c, first.id)).state is SessionState.RUNNING  # what runs there stays
