@@ -22,9 +22,10 @@ import pytest
 from domain.common.errors import DomainError
 from domain.inventory import node_operations as ops
 from domain.inventory.changes import plan_sharing_mode_change
-from domain.inventory.model import Inventory, SharingMode
+from domain.inventory.model import CardShare, GpuKind, Inventory, Node, Placement, SharingMode
 from domain.inventory.ports import StatusReport, WorkloadPhase
 from domain.policies.model import PolicyScope, ResourcePolicy
+from domain.scheduling.model import Allocation, GpuRequest
 from domain.sessions import services as s
 from domain.sessions.model import SessionState
 from tests.support.memory_sessions import SessionsUnitOfWork
@@ -513,3 +514,97 @@ async def test_an_operation_is_read_by_a_super_admin_only(w: SessionsWorld) -> N
 def test_drained_sessions_are_waited_for_two_minutes_polled_every_tenth_of_a_second(w: SessionsWorld) -> None:
     d = ops.NodeOperationDeps(sessions=w.svc, records=Records(), events=Bus())
     assert (d.pause_within, d.poll_interval, d.extra) == (120.0, 0.1, {})
+
+
+# ---------------------------------------------------------------- cordon, uncordon, drain
+
+
+class Cordons:
+    """The cluster half of a cordon (Kubernetes: spec.unschedulable): records what it is told."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, bool]] = []
+
+    async def cordon(self, node_name: str, cordoned: bool) -> None:
+        self.calls.append((node_name, cordoned))
+
+
+async def test_a_node_is_cordoned_by_its_id_or_its_name_by_a_super_admin_only(w: SessionsWorld) -> None:
+    other = Cluster1()
+    other.cluster_id = "c2"  # registered, but hami-1 is a node of c1
+    w.svc = replace(w.svc, clusters=Registry(w.cluster, other))
+    cap = SessionsUnitOfWork(w.state).capacity
+    nodes = (await cap.inventory()).nodes_of("c1")
+    await cap.replace_nodes("c1", [*nodes, Node("c1/n9", "n9", "c1", SharingMode.EXCLUSIVE, 8000, 8192)])
+    d, port = deps(w), Cordons()
+
+    def cordon(ref: str, cordoned: bool = True, cluster: str = "c1", actor: Any = ROOT) -> Any:
+        return ops.node_cordon_set(d, actor, port, cluster_id=cluster, node_ref=ref, cordoned=cordoned)
+
+    assert await refusal(cordon("n9", actor=w.actor("orgadmin"))) == (
+        "PERMISSION_DENIED", None, "only a super_admin may do this",
+    )  # fmt: skip
+    assert await refusal(cordon("n9", cluster="nowhere")) == ("NOT_FOUND", "clusterId", "cluster not found")
+    assert await refusal(cordon("n8")) == ("NOT_FOUND", "nodeId", "node not found")
+    assert await refusal(cordon("hami-1", cluster="c2")) == ("NOT_FOUND", "nodeId", "node not found")
+    assert port.calls == []
+    w.state.events.clear()
+    by_name = await cordon("n9")
+    assert (by_name.id, by_name.cordoned) == ("c1/n9", True) and port.calls == [("n9", True)]
+    assert (await cap.inventory()).node("c1/n9").cordoned
+    assert w.state.events == [("capacity", {"reason": "cordon"})]
+    by_id = await cordon("c1/n9", cordoned=False)
+    assert (by_id.id, by_id.cordoned) == ("c1/n9", False) and port.calls[-1] == ("n9", False)
+    assert not (await cap.inventory()).node("c1/n9").cordoned
+    assert ("capacity", {"reason": "uncordon"}) in w.state.events
+    # the other nodes are left as they are
+    assert [n.cordoned for n in (await cap.inventory()).nodes_of("c1")] == [False] * 4
+
+
+async def test_uncordoning_drains_the_queue_onto_the_node(w: SessionsWorld) -> None:
+    d, port = deps(w), Cordons()
+    await ops.node_cordon_set(d, ROOT, port, cluster_id="c1", node_ref="hami-1", cordoned=True)
+    x = await s.session_create(w.svc, w.actor("member"), w.request("L", name="x"))
+    assert x.state is S.QUEUED  # the only HAMi node is cordoned
+    node = await ops.node_cordon_set(d, ROOT, port, cluster_id="c1", node_ref="hami-1", cordoned=False)
+    assert not node.cordoned and port.calls == [("hami-1", True), ("hami-1", False)]
+    assert (w.state.sessions[x.id].state, w.state.sessions[x.id].placement["node_id"]) == (S.SCHEDULED, "hami-1")  # type: ignore[index]
+    # cordoning again leaves what runs there
+    await ops.node_cordon_set(d, ROOT, port, cluster_id="c1", node_ref="hami-1", cordoned=True)
+    assert w.state.sessions[x.id].state is S.SCHEDULED
+
+
+async def test_a_drain_pauses_the_nodes_sessions_then_resumes_them(
+    w: SessionsWorld, caplog: pytest.LogCaptureFixture
+) -> None:
+    """x1 and x2 run on hami-1; the capacity state also holds a workload of no session (a
+    stale allocation: skipped) and one that is not a session at all (ignored)."""
+    x1 = (await s.session_create(w.svc, w.actor("member"), w.request("L", name="x1"))).id
+    x2 = (await s.session_create(w.svc, w.actor("gadmin"), w.request("L", name="x2"))).id
+    ghost = UUID(int=0xDEAD)
+    for wid in (str(ghost), "bench-1"):
+        placement = Placement("c1", "hami-1", GpuKind.HAMI, (CardShare("GPU-h1", 1024, 1),), Fraction(1, 80), 10, 10)
+        w.state.capacity.allocations.append(Allocation(GpuRequest(wid, "A100-80GB", 1024, 1), placement).to_dict())
+    d, port = deps(w), Cordons()
+    with caplog.at_level(logging.INFO, logger=ops.log.name):
+        drain = await ops.node_drain_start(d, ROOT, port, cluster_id="c1", node_ref="hami-1")
+    assert drain == ops.NodeDrain("hami-1", tuple(sorted((x1, x2), key=str)), (ghost,))
+    assert (
+        port.calls == [("hami-1", True)] and SessionsUnitOfWork(w.state).capacity._inventory().node("hami-1").cordoned
+    )
+    assert [w.state.sessions[x].state for x in (x1, x2)] == [S.PAUSING, S.PAUSING]
+    assert [r.getMessage() for r in caplog.records if r.levelno == logging.INFO] == [
+        f"drain of hami-1: session {ghost} not paused: session not found"
+    ]
+    for x in (x1, x2):  # the pods go
+        await s.handle_status_report(w.svc, "c1", StatusReport(x, WorkloadPhase.STOPPED, w.t.clock.now()))
+    # gadmin may no longer run GPU work: x2 stays paused
+    await w.policies.put(ResourcePolicy(PolicyScope.user(w.t.users["gadmin"].id), max_gpus=Fraction(0)))
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger=ops.log.name):
+        resumed = await ops.node_drain_finish(d, ROOT, drain)
+    assert resumed == [x1]
+    assert (w.state.sessions[x1].state, w.state.sessions[x2].state) == (S.QUEUED, S.PAUSED)
+    assert [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING] == [
+        f"drain of hami-1: session {x2} not resumed: step 4 (policy limits): user gadmin uses 0 of 0 GPUs; this asks 0.25"
+    ]
