@@ -492,3 +492,21 @@ def test_model_totals_count_each_time_slice_taken_on_every_card() -> None:
     ]
     [b] = model_totals(inv, slices)
     assert (b.physical, b.logical, b.ratio_used) == (Counts(2, 2), Counts(8, 3), Fraction(3, 4))
+
+
+def test_a_mig_card_is_counted_in_the_row_of_the_profile_holding_most_of_its_memory() -> None:
+    """Two cards split into three 1g.10gb (30 GiB) and one 2g.20gb (20 GiB): each counts once,
+    in the 1g.10gb row (not in the row whose name sorts last), used once one instance is taken."""
+    split = lambda p: (*(_mig(f"{p}{i}", "1g.10gb") for i in range(3)), _mig(f"{p}w", "2g.20gb"))  # noqa: E731
+    inv = Inventory(
+        (Cluster("c1", "one"),),
+        (Node("m", "m", "c1", SharingMode.EXCLUSIVE, 8000, 65536, (
+            Card("a", "C", 81920, mig_instances=split("a")), Card("b", "C", 81920, mig_instances=split("b")),
+        )),),
+    )  # fmt: skip
+    taken = [_placed("m", GpuKind.MIG, [CardShare(c, 20480, 28, f"{c}w")], Fraction(2, 7)) for c in ("a", "b")]
+    rows = {r.resource: (r.physical, r.logical) for r in capacity_by_resource(inv, taken)}
+    assert rows == {
+        "nvidia.com/mig-1g.10gb": (Counts(2, 2), Counts(6, 0)),
+        "nvidia.com/mig-2g.20gb": (Counts(0, 0), Counts(2, 2)),
+    }
