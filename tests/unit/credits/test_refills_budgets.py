@@ -231,3 +231,63 @@ async def test_budgets_need_an_admin_of_the_scope_and_replace_per_period():
             action=BudgetAction.WARN,
             alert_thresholds=(80, 50),
         )
+
+
+def test_a_refill_is_refused_in_words_on_the_field_at_fault() -> None:
+    from uuid import UUID
+
+    from domain.credits.refills import validate_refill
+
+    org, group, user = UUID(int=71), UUID(int=72), UUID(int=73)
+    grp = AccountRef.group(group)
+
+    def refusal(**kw: object) -> tuple[str, str | None, str]:
+        args: dict[str, object] = dict(
+            source=grp, target=AccountRef.user(user), members_of_group=None, amount_micro=1,
+            cadence=RefillCadence.DAILY, anchor_day=0,
+        )  # fmt: skip
+        args.update(kw)
+        with pytest.raises(DomainError) as err:
+            validate_refill(**args)  # type: ignore[arg-type]
+        return (err.value.code.value, err.value.field, err.value.message)
+
+    def ok(**kw: object) -> None:
+        args: dict[str, object] = dict(
+            source=grp, target=AccountRef.user(user), members_of_group=None, amount_micro=1,
+            cadence=RefillCadence.DAILY, anchor_day=0,
+        )  # fmt: skip
+        args.update(kw)
+        validate_refill(**args)  # type: ignore[arg-type]
+
+    bad = "INVALID_VALUE"
+    for amount in (0, -1):
+        assert refusal(amount_micro=amount) == (bad, "amount", "a refill amount must be positive")
+    ok(amount_micro=1)
+    both = (bad, "target", "name either one target account or a group's members")
+    assert refusal(members_of_group=group) == both
+    assert refusal(target=None) == both
+    ok(target=None, members_of_group=group)
+    assert refusal(target=None, members_of_group=UUID(int=99)) == (
+        bad, "source", "a group's members are refilled from that group",
+    )  # fmt: skip
+    assert refusal(source=AccountRef.organization(org), target=AccountRef.user(user)) == (
+        bad, "target", "a refill moves credits one level down the hierarchy",
+    )  # fmt: skip
+    ok(source=AccountRef.organization(org), target=AccountRef.group(group))
+    # the consumption sink refills nothing: no edge of the hierarchy starts there
+    assert refusal(source=AccountRef.consumption(org), target=AccountRef.organization(org)) == (
+        bad, "target", "a refill moves credits one level down the hierarchy",
+    )  # fmt: skip
+    weekly = (bad, "anchorDay", "a weekly refill day is 0 (Monday) to 6 (Sunday)")
+    for day in (-1, 7):
+        assert refusal(cadence=RefillCadence.WEEKLY, anchor_day=day) == weekly
+    for day in (0, 6):
+        ok(cadence=RefillCadence.WEEKLY, anchor_day=day)
+    monthly = (bad, "anchorDay", "a monthly refill day is 1 to 28")
+    for day in (0, 29):
+        assert refusal(cadence=RefillCadence.MONTHLY, anchor_day=day) == monthly
+    for day in (1, 28):
+        ok(cadence=RefillCadence.MONTHLY, anchor_day=day)
+    # the anchor day is checked for weekly and monthly refills only, each against its own range
+    ok(cadence=RefillCadence.DAILY, anchor_day=40)
+    ok(cadence=RefillCadence.MONTHLY, anchor_day=7)

@@ -192,3 +192,95 @@ async def test_the_csv_of_an_allocation_leaves_its_attribution_and_hold_cells_em
         assert (cells["organization_id"], cells["group_id"], cells["user_id"], cells["hold_id"]) == ("", "", "", "")
         assert cells["kind"] == "allocation"
     assert svc.transfers_csv(rows).endswith("\r\n")
+
+
+async def test_a_users_work_is_judged_in_their_active_group_else_their_first_and_never_in_none() -> None:
+    w = World()
+    w.directory.add_member(w.other_group, w.alice)  # alice: group and other_group
+    me = w.member()
+    first = min((w.group, w.other_group), key=str)
+    second = max((w.group, w.other_group), key=str)
+    ask = dict(username="alice", asked_group_id=None)
+    assert await svc.judged_scope(me, w.directory, user_id=w.alice, active_group_id=second, **ask) == (second, w.org)  # type: ignore[arg-type]
+    assert await svc.judged_scope(me, w.directory, user_id=w.alice, active_group_id=None, **ask) == (first, w.org)  # type: ignore[arg-type]
+    # an active group the user has left is not used
+    stale = w.foreign_group
+    assert await svc.judged_scope(me, w.directory, user_id=w.alice, active_group_id=stale, **ask) == (first, w.org)  # type: ignore[arg-type]
+    loner = UUID(int=77)
+    lone = w.member(loner, w.group)
+    assert await refused(
+        svc.judged_scope(lone, w.directory, user_id=loner, username="dave", asked_group_id=None, active_group_id=None)
+    ) == ("INVALID_VALUE", "groupId", "dave belongs to no group")
+
+
+async def test_take_backs_and_wallet_charges_record_who_and_the_memo() -> None:
+    w, ledger = World(), InMemoryLedger()
+    await fund(w, ledger, alice=100)
+    a = dict(ledger=ledger, directory=w.directory, clock=w.clock, ids=w.ids)
+    edge = dict(source=AccountRef.user(w.alice), destination=AccountRef.group(w.group), amount_micro=C)
+    plain = await svc.take_back(w.group_admin, **a, **edge, idempotency_key="tb1")  # type: ignore[arg-type]
+    noted = await svc.take_back(w.group_admin, **a, **edge, idempotency_key="tb2", memo="unused")  # type: ignore[arg-type]
+    assert [(r.transfer.memo, r.transfer.actor_id) for r in (plain, noted)] == [
+        ("", w.admin_user), ("unused", w.admin_user),
+    ]  # fmt: skip
+    charge = dict(wallet=AccountRef.user(w.alice), chain=w.chain(w.alice), amount_micro=C)
+    bare = await svc.charge_wallet(ledger, w.clock, w.ids, **charge, idempotency_key="cw1")  # type: ignore[arg-type]
+    with_memo = await svc.charge_wallet(ledger, w.clock, w.ids, **charge, idempotency_key="cw2", memo="egress")  # type: ignore[arg-type]
+    assert [(r.transfer.memo, r.transfer.actor_id) for r in (bare, with_memo)] == [("", None), ("egress", None)]
+
+
+async def test_a_refill_schedule_records_who_made_it_and_its_memo_and_a_schedule_not_due_is_passed_over() -> None:
+    w, ledger = World(), InMemoryLedger()
+    await fund(w, ledger, org=5000, group=4000)
+    refills = InMemoryRefillSchedules(ledger)
+    common = dict(refills=refills, directory=w.directory, clock=w.clock, ids=w.ids)
+    w.clock.set(at(15))
+    monthly = await svc.create_refill_schedule(
+        w.group_admin, **common, source=AccountRef.group(w.group), mode=RefillMode.GRANT,  # type: ignore[arg-type]
+        amount_micro=C, cadence=RefillCadence.MONTHLY, target=AccountRef.user(w.bob), memo="monthly",
+    )  # fmt: skip
+    daily = await svc.create_refill_schedule(
+        w.group_admin, **common, source=AccountRef.group(w.group), mode=RefillMode.TOP_UP,  # type: ignore[arg-type]
+        amount_micro=2 * C, cadence=RefillCadence.DAILY, target=AccountRef.user(w.alice),
+    )  # fmt: skip
+    assert (monthly.created_by, monthly.memo, daily.memo) == (w.admin_user, "monthly", "")
+    # the next day: the monthly one (first in the list) is not due, the daily one is
+    outcomes = await svc.apply_due_refills(ledger, refills, w.directory, w.ids, at(16))
+    assert [(o.schedule_id, o.applied) for o in outcomes] == [(daily.id, True)]
+    # a wallet one micro-credit short is topped up by exactly that
+    await svc.charge_wallet(
+        ledger, w.clock, w.ids, wallet=AccountRef.user(w.alice), chain=w.chain(w.alice), amount_micro=1,
+        idempotency_key="short",
+    )  # fmt: skip
+    [o] = await svc.apply_due_refills(ledger, refills, w.directory, w.ids, at(17))
+    assert [r.transfer.amount_micro for r in o.transfers] == [1]
+
+
+async def test_a_budget_alert_names_its_scope_by_id() -> None:
+    w, ledger, budgets = World(), InMemoryLedger(), InMemoryBudgets()
+    await fund(w, ledger, alice=10)
+    args = dict(budgets=budgets, directory=w.directory, clock=w.clock, ids=w.ids, limit_micro=C)
+    await svc.set_budget(
+        w.super_admin, **args, scope=BudgetScope(BudgetScopeKind.USER, w.alice), action=BudgetAction.WARN
+    )  # type: ignore[arg-type]
+    await svc.charge_wallet(
+        ledger, w.clock, w.ids, wallet=AccountRef.user(w.alice), chain=w.chain(w.alice), amount_micro=C,
+        idempotency_key="spend",
+    )  # fmt: skip
+    alerts = await svc.budget_alerts(budgets, ledger, w.clock.now())
+    assert alerts and {a.status.scope_name for a in alerts} == {str(w.alice)}
+
+
+async def test_the_csv_of_a_charge_names_its_attribution_and_its_hold() -> None:
+    w, ledger = World(), InMemoryLedger()
+    await fund(w, ledger, alice=10)
+    hold = (
+        await svc.reserve_hold(ledger, w.clock, w.ids, chain=w.chain(w.alice), amount_micro=2 * C, idempotency_key="h")
+    ).hold
+    await svc.charge_hold(ledger, w.clock, w.ids, hold_id=hold.id, amount_micro=C, idempotency_key="c")
+    rows = await svc.ledger_history(w.super_admin, ledger, w.directory, TransferQuery())
+    header, *lines = list(csv.reader(io.StringIO(svc.transfers_csv(rows))))
+    charges = [dict(zip(header, line, strict=True)) for line in lines if "charge" in line]
+    assert [(c["organization_id"], c["group_id"], c["user_id"], c["hold_id"]) for c in charges] == [
+        (str(w.org), str(w.group), str(w.alice), str(hold.id))
+    ]

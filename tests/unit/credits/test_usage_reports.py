@@ -43,6 +43,9 @@ def test_the_session_a_charge_names() -> None:
     assert session_of_charge("session:short") is None
     assert session_of_charge("session:" + "z" * 36) is None  # 36 characters that are not a uuid
     assert session_of_charge("SESSION:" + str(SID)) is None
+    # the id is the UUID's own text: its 32 bare hex digits (which UUID() would read) are not
+    assert session_of_charge(f"session:{SID.hex}") is None
+    assert session_of_charge(f"session:{SID.hex}:meter:20260101T000000Z") is None
 
 
 def test_periods_start_at_midnight_monday_and_the_first_of_the_month_in_utc() -> None:
@@ -130,3 +133,17 @@ def test_a_report_without_split_or_interval() -> None:
     assert [t.key for t in tie.totals] == [A, B, None]
     empty = build_report(q, [])
     assert (empty.total_micro, empty.totals) == (0, ())
+
+
+def test_a_split_report_without_interval_lists_every_key_and_the_unattributed_last_on_a_tie() -> None:
+    """F sorts after "None" as text: the unattributed spend is still last among equals."""
+    f = UUID("f0000000-0000-0000-0000-000000000000")
+    q = UsageQuery(ORG, at(2026, 3, 1), at(2026, 4, 1), by=UsageDimension.USER)
+    r = build_report(q, [UsageCell(None, None, 5), UsageCell(f, None, 5), UsageCell(A, None, 9)])
+    assert r.totals == (UsageTotal(A, 9), UsageTotal(f, 5), UsageTotal(None, 5))
+    assert usage_csv(r, {A: "ann", f: "fay"}).splitlines() == [
+        ",".join(USAGE_CSV_HEADER),
+        f"organization,{ORG.id},user,{A},ann,,0.000009",
+        f"organization,{ORG.id},user,{f},fay,,0.000005",
+        f"organization,{ORG.id},user,,,,0.000005",
+    ]
