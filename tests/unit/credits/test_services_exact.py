@@ -284,3 +284,59 @@ async def test_the_csv_of_a_charge_names_its_attribution_and_its_hold() -> None:
     assert [(c["organization_id"], c["group_id"], c["user_id"], c["hold_id"]) for c in charges] == [
         (str(w.org), str(w.group), str(w.alice), str(hold.id))
     ]
+
+
+def test_a_hold_request_is_refused_in_words_on_its_field() -> None:
+    from domain.credits.model import MAX_KEY_LENGTH, Attribution, HoldRequest
+
+    user, org = UUID(int=5), UUID(int=6)
+    mine = Attribution(org, UUID(int=7), user)
+
+    def refusal(**kw: object) -> tuple[str, str | None, str]:
+        args: dict[str, object] = dict(
+            hold_id=UUID(int=1), idempotency_key="k", user_id=user, amount_micro=1, created_at=at(1), attribution=mine
+        )
+        args.update(kw)
+        with pytest.raises(DomainError) as err:
+            HoldRequest(**args)  # type: ignore[arg-type]
+        return (err.value.code.value, err.value.field, err.value.message)
+
+    bad = "INVALID_TRANSFER"
+    key = (bad, "idempotencyKey", "an idempotency key is required")
+    assert refusal(idempotency_key="") == key and refusal(idempotency_key="k" * (MAX_KEY_LENGTH + 1)) == key
+    for amount in (0, -1):
+        assert refusal(amount_micro=amount) == (bad, "amount", "a hold must reserve a positive amount")
+    whose = (bad, "attribution", "a hold is attributed to its wallet's owner and organisation")
+    assert refusal(attribution=Attribution(org, None, UUID(int=8))) == whose  # another user's
+    assert refusal(attribution=Attribution(None, None, user)) == whose  # no organisation
+    ok = HoldRequest(UUID(int=1), "k" * MAX_KEY_LENGTH, user, 1, at(1), mine)
+    assert (len(ok.idempotency_key), ok.amount_micro, ok.memo) == (MAX_KEY_LENGTH, 1, "")
+
+
+async def test_a_hold_keeps_its_memo_and_a_short_wallet_is_refused_on_the_amount() -> None:
+    w, ledger = World(), InMemoryLedger()
+    await fund(w, ledger, alice=10)
+    a = dict(chain=w.chain(w.alice), amount_micro=C)
+    plain = await svc.reserve_hold(ledger, w.clock, w.ids, **a, idempotency_key="h1")  # type: ignore[arg-type]
+    noted = await svc.reserve_hold(ledger, w.clock, w.ids, **a, idempotency_key="h2", memo="notebook")  # type: ignore[arg-type]
+    assert (plain.hold.memo, noted.hold.memo) == ("", "notebook")
+    too_much = svc.reserve_hold(
+        ledger, w.clock, w.ids, chain=w.chain(w.alice), amount_micro=9 * C, idempotency_key="h3"
+    )
+    assert await refused(too_much) == (
+        "INSUFFICIENT_CREDITS", "amount", f"user {w.alice} has 8 credits available; this asks 9",
+    )  # fmt: skip
+
+
+def test_the_budget_gate_warns_of_crossed_thresholds_only_and_not_of_its_refusal() -> None:
+    from domain.credits.budgets import Budget, BudgetStatus, gate
+
+    def status(kind: BudgetScopeKind, action: BudgetAction, spent: int) -> BudgetStatus:
+        budget = Budget(UUID(int=len(kind.value)), BudgetScope(kind, UUID(int=9)), 100, action, at(1), at(1))
+        return BudgetStatus(budget, kind.value, at(1), at(2), spent)
+
+    user = status(BudgetScopeKind.USER, BudgetAction.BLOCK, 100)  # the refusal
+    group = status(BudgetScopeKind.GROUP, BudgetAction.WARN, 10)  # below every threshold
+    org = status(BudgetScopeKind.ORGANIZATION, BudgetAction.WARN, 90)  # past 80 %
+    result = gate((user, group, org))
+    assert (result.allowed, result.refusal, result.warnings) == (False, user, (org,))
