@@ -340,3 +340,61 @@ def test_the_budget_gate_warns_of_crossed_thresholds_only_and_not_of_its_refusal
     org = status(BudgetScopeKind.ORGANIZATION, BudgetAction.WARN, 90)  # past 80 %
     result = gate((user, group, org))
     assert (result.allowed, result.refusal, result.warnings) == (False, user, (org,))
+
+
+def test_a_transfer_is_refused_in_words_on_its_key_amount_and_a_charges_attribution() -> None:
+    from domain.credits.model import MAX_KEY_LENGTH, Attribution, TransferKind, TransferRequest
+
+    org, user = UUID(int=6), UUID(int=5)
+    wallet, sink = AccountRef.user(user), AccountRef.consumption(org)
+    mine = Attribution(org, UUID(int=7), user)
+
+    def refusal(**kw: object) -> tuple[str, str | None, str]:
+        args: dict[str, object] = dict(
+            transfer_id=UUID(int=1), idempotency_key="k", kind=TransferKind.CHARGE, source=wallet, destination=sink,
+            amount_micro=1, created_at=at(1), attribution=mine,
+        )  # fmt: skip
+        args.update(kw)
+        with pytest.raises(DomainError) as err:
+            TransferRequest(**args)  # type: ignore[arg-type]
+        return (err.value.code.value, err.value.field, err.value.message)
+
+    bad = "INVALID_TRANSFER"
+    key = (bad, "idempotencyKey", f"an idempotency key of 1 to {MAX_KEY_LENGTH} characters is required")
+    assert refusal(idempotency_key="") == key and refusal(idempotency_key="k" * (MAX_KEY_LENGTH + 1)) == key
+    for amount in (0, -1):
+        assert refusal(amount_micro=amount) == (bad, "amount", "the amount must be positive")
+    whose = (bad, "attribution", "a charge is attributed to the wallet's owner and paid to their organisation")
+    assert refusal(attribution=Attribution(org, None, UUID(int=8))) == whose  # another user
+    assert refusal(attribution=Attribution(UUID(int=9), None, user)) == whose  # another organisation
+    ok = TransferRequest(UUID(int=1), "k" * MAX_KEY_LENGTH, TransferKind.CHARGE, wallet, sink, 1, at(1), None, mine)
+    assert (len(ok.idempotency_key), ok.amount_micro) == (MAX_KEY_LENGTH, 1)
+
+
+async def test_a_callers_key_and_an_allocation_are_refused_in_words_and_record_who_and_the_memo() -> None:
+    w, ledger = World(), InMemoryLedger()
+    await fund(w, ledger)
+    a = dict(ledger=ledger, directory=w.directory, clock=w.clock, ids=w.ids)
+    edge = dict(source=AccountRef.group(w.group), destination=AccountRef.user(w.alice), amount_micro=C)
+    key = (
+        "INVALID_TRANSFER",
+        "idempotencyKey",
+        f"an idempotency key of 1 to {svc.MAX_CALLER_KEY_LENGTH} characters is required",
+    )
+    for bad in ("", "k" * (svc.MAX_CALLER_KEY_LENGTH + 1)):
+        assert await refused(svc.allocate(w.group_admin, **a, **edge, idempotency_key=bad)) == key  # type: ignore[arg-type]
+    longest = await svc.allocate(w.group_admin, **a, **edge, idempotency_key="k" * svc.MAX_CALLER_KEY_LENGTH)  # type: ignore[arg-type]
+    noted = await svc.allocate(w.group_admin, **a, **edge, idempotency_key="n", memo="welcome")  # type: ignore[arg-type]
+    assert [(r.transfer.memo, r.transfer.actor_id) for r in (longest, noted)] == [
+        ("", w.admin_user), ("welcome", w.admin_user),
+    ]  # fmt: skip
+    # a take back names the parent as its destination and the child as its source
+    up = dict(source=AccountRef.user(w.alice), amount_micro=C, idempotency_key="tb")
+    code, field, _ = await refused(
+        svc.take_back(w.group_admin, **a, **up, destination=AccountRef.group(w.other_group))  # type: ignore[arg-type]
+    )
+    assert (code, field) == ("PERMISSION_DENIED", "destination")
+    code, field, _ = await refused(
+        svc.take_back(w.org_admin, **a, **up, destination=AccountRef.group(w.other_group))  # type: ignore[arg-type]
+    )
+    assert (code, field) == ("INVALID_TRANSFER", "source")
