@@ -398,3 +398,29 @@ async def test_a_callers_key_and_an_allocation_are_refused_in_words_and_record_w
         svc.take_back(w.org_admin, **a, **up, destination=AccountRef.group(w.other_group))  # type: ignore[arg-type]
     )
     assert (code, field) == ("INVALID_TRANSFER", "source")
+
+
+async def test_a_refill_whose_source_is_short_is_reported_and_the_next_one_still_applied() -> None:
+    w, ledger = World(), InMemoryLedger()
+    await fund(w, ledger, org=5000, group=4000)
+    refills = InMemoryRefillSchedules(ledger)
+    common = dict(refills=refills, directory=w.directory, clock=w.clock, ids=w.ids, source=AccountRef.group(w.group))
+    w.clock.set(at(15))
+    daily = dict(mode=RefillMode.GRANT, cadence=RefillCadence.DAILY)
+    short = await svc.create_refill_schedule(
+        w.group_admin,
+        **common,
+        **daily,
+        amount_micro=10_000 * C,
+        target=AccountRef.user(w.alice),  # type: ignore[arg-type]
+    )
+    small = await svc.create_refill_schedule(
+        w.group_admin,
+        **common,
+        **daily,
+        amount_micro=C,
+        target=AccountRef.user(w.bob),  # type: ignore[arg-type]
+    )
+    outcomes = await svc.apply_due_refills(ledger, refills, w.directory, w.ids, at(16))
+    assert [(o.schedule_id, o.applied) for o in outcomes] == [(short.id, False), (small.id, True)]
+    assert outcomes[0].error is not None and outcomes[0].error.code.value == "INSUFFICIENT_CREDITS"
