@@ -177,8 +177,30 @@ def mutated_line(name: str, path: str) -> tuple[int, str]:
     func = name.rsplit("__mutmut_", 1)[0].rsplit(".", 1)[-1]
     func = func.split("ǁ")[-1] if "ǁ" in func else func.removeprefix("x_")
     start = next((i for i, s in enumerate(source) if f"def {func}(" in s), 0)
-    line = next((i + 1 for i in range(start, len(source)) if source[i].strip() == target), start + 1)
+    line = _line_from_hunk(diff, start, source, target)
+    if line is None:  # no usable hunk header: the first line below the def that reads the same
+        line = next((i + 1 for i in range(start, len(source)) if source[i].strip() == target), start + 1)
     return line, added.strip() if added else "(line removed)"
+
+
+def _line_from_hunk(diff: list[str], start: int, source: list[str], target: str) -> int | None:
+    """The changed line's number in the source file from the diff's hunk header: mutmut diffs
+    the function's own text, whose line 1 is the `def` (source index `start`). A line that
+    reads the same earlier in the function (a second `continue`) is not taken for it."""
+    import re
+
+    for i, d in enumerate(diff):
+        found = re.match(r"@@ -(\d+)", d)
+        if found is None:
+            continue
+        rel = int(found.group(1))
+        for context in diff[i + 1 :]:
+            if context.startswith(("-", "+")):
+                break
+            rel += 1
+        line = start + rel
+        return line if 0 < line <= len(source) and source[line - 1].strip() == target else None
+    return None
 
 
 # ---------------------------------------------------------------------- running mutmut

@@ -75,3 +75,15 @@ def test_the_readme_and_the_makefile_say_how_many_mutants_are_tested_at_once_as_
     readme = " ".join(section.split())
     assert "`JOBS` defaults to min(2, cores)" in readme and "one worker)" not in readme
     assert "JOBS=1 one mutant at a time (default min(2, cores))" in (root / "Makefile").read_text()
+
+
+def test_a_mutants_line_is_read_from_the_hunk_not_the_first_line_that_reads_the_same() -> None:
+    """mutmut diffs the function's own text (its line 1 the `def`): a `continue` turned into
+    `break` in the second of two `continue`s is reported on the second."""
+    source = ["x = 1", "def f(xs):", "    for x in xs:", "        if x:", "            continue", "        try:",
+              "            g(x)", "        except E:", "            continue", "        h(x)"]  # fmt: skip
+    diff = ["--- m.py", "+++ m.py", "@@ -5,4 +5,4 @@", "         try:", "             g(x)", "         except E:",
+            "-            continue", "+            break", "         h(x)"]  # fmt: skip
+    assert run._line_from_hunk(diff, 1, source, "continue") == 9
+    assert run._line_from_hunk(diff, 1, source, "return") is None  # the source moved: the caller falls back
+    assert run._line_from_hunk(["no hunk"], 1, source, "continue") is None
