@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import { locale } from "../common/format";
 import { useLanguage } from "../i18n";
 import type { Sample } from "./usage";
 
@@ -24,7 +25,7 @@ export function UsageChart({ samples, height = 260 }: { samples: Sample[]; heigh
     const el = box.current;
     if (!el) return;
     // the time axis and legend in the viewer's language (uPlot's own are English: "Time", "Dec 1")
-    const clock = new Intl.DateTimeFormat(language, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    const clock = new Intl.DateTimeFormat(locale(language), { hour: "2-digit", minute: "2-digit", second: "2-digit" });
     const at = (s: number | null | undefined) => (s == null ? "—" : clock.format(new Date(s * 1000)));
     const opts: uPlot.Options = {
       width: el.clientWidth || 600,

@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { UsageInterval } from "../../gql/graphql";
+import { locale } from "../../common/format";
 import { useLanguage } from "../../i18n";
 import { chartSeries } from "./report";
 
@@ -28,12 +29,12 @@ export default function UsageSeriesChart({
     if (!el) return;
     const series = chartSeries(rows, t("usage.others"));
     const single = series.length === 1;
-    const format = new Intl.DateTimeFormat(language, interval === "MONTH" ? { year: "numeric", month: "short" } : { month: "short", day: "numeric" });
+    const format = new Intl.DateTimeFormat(locale(language), interval === "MONTH" ? { year: "numeric", month: "short" } : { month: "short", day: "numeric" });
     const when = (i: number | null | undefined) => (i == null || !periods[i] ? "—" : format.format(new Date(periods[i])));
     // credits: two decimals from 1 up, three significant digits below (a few seconds of a
     // fractional card cost thousandths of a credit)
     const credits = (v: number) =>
-      v.toLocaleString(language, Math.abs(v) >= 1 || v === 0 ? { maximumFractionDigits: 2 } : { maximumSignificantDigits: 3 });
+      v.toLocaleString(locale(language), Math.abs(v) >= 1 || v === 0 ? { maximumFractionDigits: 2 } : { maximumSignificantDigits: 3 });
     const amount = (_u: uPlot, v: number | null) => (v == null ? "—" : credits(v));
     const opts: uPlot.Options = {
       width: el.clientWidth || 600,
