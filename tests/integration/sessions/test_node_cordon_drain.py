@@ -23,12 +23,13 @@ from tests.integration.sessions.test_lifecycle import wait_state
 from tests.support.api import SYSTEM, add_gpu_catalog, add_simulated_cluster, unique
 
 
-async def test_a_drained_node_moves_its_session_elsewhere_and_takes_work_again_once_uncordoned(
-    container: Any, runtime: Any
-) -> None:
-    c = container
-    cid = unique("drain")
-    model = unique("T4-drain")
+async def two_exclusive_nodes(
+    c: Any, cluster_prefix: str, model_prefix: str
+) -> tuple[str, str, tuple[Node, ...], Any, dict[str, Any], Any, Any]:
+    """A simulated cluster of two exclusive one-card nodes of a model of its own, a catalog for
+    it, a funded member, and the node operations' dependencies."""
+    cid = unique(cluster_prefix)
+    model = unique(model_prefix)
     nodes = tuple(
         Node(f"{cid}/n{i}", f"n{i}", cid, SharingMode.EXCLUSIVE, 64000, 262144, (Card(f"GPU-{cid}-{i}", model, 16384),))
         for i in (1, 2)
@@ -44,6 +45,14 @@ async def test_a_drained_node_moves_its_session_elsewhere_and_takes_work_again_o
     req = dict(image_id=cat["image"].id, preset_id=cat["preset"].id, offering_id=cat["offering"].id)
     sc = await fresh_scope(c)
     deps = node_ops.NodeOperationDeps(sessions=c.sessions, records=node_operation_records(c), events=c.events)
+    return cid, model, nodes, cluster, req, sc, deps
+
+
+async def test_a_drained_node_moves_its_session_elsewhere_and_takes_work_again_once_uncordoned(
+    container: Any, runtime: Any
+) -> None:
+    c = container
+    cid, model, nodes, cluster, req, sc, deps = await two_exclusive_nodes(c, "drain", "T4-drain")
     started: list[Any] = []
     try:
         first = await sessions.session_create(c.sessions, sc.actor, sessions.SessionRequest(name="nb", **req))
@@ -104,23 +113,7 @@ async def test_a_drain_whose_process_died_before_the_resume_is_finished_by_the_r
     from domain.sessions.model import StateReasonCode
 
     c = container
-    cid = unique("drain-crash")
-    model = unique("T4-crash")
-    nodes = tuple(
-        Node(f"{cid}/n{i}", f"n{i}", cid, SharingMode.EXCLUSIVE, 64000, 262144, (Card(f"GPU-{cid}-{i}", model, 16384),))
-        for i in (1, 2)
-    )
-    cluster = await add_simulated_cluster(c, cid, nodes)
-    cat = await add_gpu_catalog(
-        c,
-        model,
-        16384,
-        1_000_000,
-        preset={"cpu_millicores": 1000, "memory_mib": 1024, "tier": GpuTier.EXCLUSIVE, "gpu_count": 1},
-    )
-    req = dict(image_id=cat["image"].id, preset_id=cat["preset"].id, offering_id=cat["offering"].id)
-    sc = await fresh_scope(c)
-    deps = node_ops.NodeOperationDeps(sessions=c.sessions, records=node_operation_records(c), events=c.events)
+    cid, _, nodes, cluster, req, sc, deps = await two_exclusive_nodes(c, "drain-crash", "T4-crash")
     sid = None
     try:
         s = await sessions.session_create(c.sessions, sc.actor, sessions.SessionRequest(name="nb", **req))
