@@ -24,6 +24,13 @@ machine, however busy), each printed with PASS or FAIL:
   simulated cluster samples every pod admitted so far once a second), an admission counting the
   second after its round (its last pods report starting and running);
 - p99 <= 2 x p50 of the admissions.
+The clients are built, and their connections opened, before a round's clock starts (building
+32 httpx clients inside the round blocked the bench's loop for 0.8-7.4 s, and the first
+requests' latencies, about 3 % of a round, made both rounds' p99: see `drive`). The bench's
+own loop is watched while the clients run (LoopLag) and its lateness printed beside the
+verdicts: a latency measured while the client's loop was late includes the client's delay,
+and on a loaded machine (the clients, the server and PostgreSQL share its cores) that is where
+a tail the server does not have comes from.
 `--profile FILE` records the server with py-spy (`py-spy record`, it must be on PATH or in
 the venv) while the admissions run and writes the raw folded stacks to FILE; the top of
 the profile by own time and by total time is printed.
@@ -43,6 +50,7 @@ import asyncio
 import contextlib
 import os
 import shutil
+import ssl
 import statistics
 import subprocess
 import sys
@@ -226,18 +234,53 @@ async def setup(url: str, password: str, clients: int) -> tuple[list[str], dict[
     return tokens, ids
 
 
+class LoopLag:
+    """How late the bench's own event loop runs: a task asks to wake every `period` and records
+    by how much each wake-up overshot. A client whose loop is late reads the server's answers
+    late, so a request's measured latency includes it: printed beside the latencies, so that a
+    tail of the client's own is not taken for the server's."""
+
+    def __init__(self, period: float = 0.01) -> None:
+        self.period = period
+        self.lags: list[float] = []
+
+    async def run(self) -> None:
+        while True:
+            asked = time.perf_counter()
+            await asyncio.sleep(self.period)
+            self.lags.append(max(0.0, time.perf_counter() - asked - self.period))
+
+
 async def drive(
     url: str, tokens: list[str], ids: dict[str, str] | None, seconds: float
-) -> tuple[int, list[float], int]:
+) -> tuple[int, list[float], int, list[float]]:
     """Each token's client sends requests back to back for `seconds`: `sessionCreate` with
-    these ids, or (ids None) the trivial authenticated query `CEILING`."""
+    these ids, or (ids None) the trivial authenticated query `CEILING`. Returns the count, the
+    latencies, the refusals and the client loop's lags (LoopLag) during the round.
+
+    Every client is built and has its connection open before the clock starts: httpx builds
+    an SSL context per client (it loads the CA bundle: 25 ms on a quiet 2-core machine, 230 ms
+    on a loaded one) even for plain http, synchronously, so the 32 clients built inside the
+    round blocked this loop for 0.8-7.4 s while the first ones' requests were in flight, and
+    those first requests (about 3 % of a 15 s round) were the p99 of both rounds (issue 19).
+    One SSL context serves them all."""
     latencies: list[float] = []
     refused = 0
-    deadline = time.perf_counter() + seconds
+    tls = ssl.create_default_context()  # unused over http, but httpx builds one per client otherwise
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [
+            await stack.enter_async_context(
+                httpx.AsyncClient(base_url=url, timeout=60, verify=tls, headers={"authorization": f"Bearer {token}"})
+            )
+            for token in tokens
+        ]
+        await asyncio.gather(*(c.get("/readyz") for c in clients))  # each client's connection, untimed
+        lag = LoopLag()
+        monitor = asyncio.create_task(lag.run())
+        deadline = time.perf_counter() + seconds
 
-    async def client(token: str) -> None:
-        nonlocal refused
-        async with httpx.AsyncClient(base_url=url, timeout=60, headers={"authorization": f"Bearer {token}"}) as c:
+        async def client(c: httpx.AsyncClient) -> None:
+            nonlocal refused
             n = 0
             while time.perf_counter() < deadline:
                 n += 1
@@ -256,8 +299,11 @@ async def drive(
                         continue
                 latencies.append(time.perf_counter() - started)
 
-    await asyncio.gather(*(client(t) for t in tokens))
-    return len(latencies), latencies, refused
+        try:
+            await asyncio.gather(*(client(c) for c in clients))
+        finally:
+            monitor.cancel()
+    return len(latencies), latencies, refused, lag.lags
 
 
 def start_profile(pid: int, out: str, seconds: float) -> subprocess.Popen[bytes]:
@@ -308,6 +354,20 @@ def verdicts(rate: float, ceiling_rate: float, cpu: float, ceiling_cpu: float, p
         ok = value >= target if op == ">=" else value <= target
         lines.append(f"{'PASS' if ok else 'FAIL'}  {name} = {value:.2f} (target {op} {target:g})")
     return lines
+
+
+def client_lag(lags: list[float]) -> str:
+    """The bench loop's lateness (LoopLag) in a line: its p50, p99 and worst, and the share of the
+    round it spent late by more than 20 ms (a latency measured then includes up to that)."""
+    if not lags:
+        return "not measured"
+    ordered = sorted(lags)
+    late = sum(x for x in ordered if x > 0.02)
+    span = sum(ordered) + 0.01 * len(ordered)
+    return (
+        f"late by p50 {1000 * statistics.median(ordered):.1f} ms, p99 {1000 * ordered[int(len(ordered) * 0.99)]:.1f} ms, "
+        f"worst {1000 * ordered[-1]:.0f} ms; late by > 20 ms for {100 * late / max(span, 1e-9):.1f} % of the round"
+    )
 
 
 def percentiles(latencies: list[float]) -> tuple[float, float]:
@@ -371,12 +431,14 @@ def main() -> None:
                 spy = start_profile(served.pid, args.profile, args.seconds) if args.profile else None
                 count, latencies, refused, server_cpu, pg_cpu = 0, [], 0, 0.0, 0.0
                 ceiling, ceiling_latencies, ceiling_cpu = 0, [], 0.0
+                lags: tuple[list[float], list[float]] = ([], [])  # the bench loop's, each kind of round
                 background, idle_rates = [0.0, 0.0], []  # CPU seconds of each kind of round
                 for _ in range(args.rounds):  # alternating, so both see the same noise
                     idle = idle_cpu_rate(served.pid, IDLE_SECONDS)
                     cpu_before = process_cpu_seconds(served.pid)
                     pg_before = sum(process_cpu_seconds(p) for p in backends)
-                    n, lat, ref = asyncio.run(drive(served.url, tokens, ids, args.seconds))
+                    n, lat, ref, lag = asyncio.run(drive(served.url, tokens, ids, args.seconds))
+                    lags[0].extend(lag)
                     time.sleep(DRAIN_SECONDS)  # the round's pods report starting and running: its own work
                     count, refused = count + n, refused + ref
                     latencies += lat
@@ -386,7 +448,8 @@ def main() -> None:
                     idle_rates += [idle, after]
                     background[0] += (idle + after) / 2 * (args.seconds + DRAIN_SECONDS)
                     cpu_before = process_cpu_seconds(served.pid)
-                    n, lat, _ = asyncio.run(drive(served.url, tokens, None, args.seconds))
+                    n, lat, _, lag = asyncio.run(drive(served.url, tokens, None, args.seconds))
+                    lags[1].extend(lag)
                     ceiling += n
                     ceiling_latencies += lat
                     ceiling_cpu += process_cpu_seconds(served.pid) - cpu_before
@@ -430,6 +493,8 @@ def main() -> None:
         )
     for line in verdicts(rate, ceiling_rate, net, ceiling_net, p50, p99):
         print(line)
+    for kind, lag in zip(("admissions", "ceiling"), lags, strict=True):
+        print(f"the bench's own loop during the {kind}: {client_lag(lag)}")
     print(
         f"context: the ceiling's own p99 / p50 = {c99 / max(c50, 1e-9):.2f} (the tail this machine gives the "
         f"cheapest request now; os.getloadavg() = {', '.join(f'{x:.2f}' for x in os.getloadavg())})"
@@ -466,16 +531,16 @@ def replicas_bench(args: argparse.Namespace) -> None:
                 served.append(stack.enter_context(gshare_serve(where, env=env, timeout=120)))
             tokens, ids = asyncio.run(setup(served[0].url, served[0].admin_password, args.clients))
             asyncio.run(drive(served[0].url, tokens, ids, 2))  # warm up: every client
-            one, one_latencies, one_refused = asyncio.run(drive(served[0].url, tokens, ids, args.seconds))
+            one, one_latencies, one_refused, _ = asyncio.run(drive(served[0].url, tokens, ids, args.seconds))
 
-            async def split() -> tuple[int, list[float], int]:
+            async def split() -> tuple[int, list[float], int, list[float]]:
                 parts = await asyncio.gather(
                     *(drive(s.url, tokens[i :: len(served)], ids, args.seconds) for i, s in enumerate(served))
                 )
-                return sum(p[0] for p in parts), [x for p in parts for x in p[1]], sum(p[2] for p in parts)
+                return sum(p[0] for p in parts), [x for p in parts for x in p[1]], sum(p[2] for p in parts), []
 
             asyncio.run(split_warm(served, tokens, ids))
-            many, many_latencies, many_refused = asyncio.run(split())
+            many, many_latencies, many_refused, _ = asyncio.run(split())
     finally:
         db.drop()
     r1, rn = one / args.seconds, many / args.seconds
