@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import contextvars
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, cast
 from uuid import UUID
@@ -50,7 +50,7 @@ from domain.inventory.ports import (
     WorkloadSpec,
 )
 from domain.ports import EventBus
-from infra.cluster.simulated import SimulatedCluster, SimulatedPod
+from infra.cluster.simulated import SimulatedCluster, SimulatedPod, paced_usage
 from infra.coalesce import Coalescer
 from infra.db.models.simulated import SimulatedClaimRow, SimulatedWorkloadRow
 
@@ -376,10 +376,14 @@ class SharedSimulatedCluster:
         return self.sim.sample(session_id) if self.sim is not None else None
 
     async def usage_stream(self, interval: float = 1.0) -> AsyncIterator[list[UsageSample]]:
-        """Every `interval` seconds, the samples of what runs, while this process hosts."""
-        while True:
-            yield self.sim.samples() if self.sim is not None else []
-            await asyncio.sleep(interval)
+        """Every `interval` seconds, the samples of what runs, while this process hosts, in
+        chunks (infra.cluster.simulated.paced_usage)."""
+
+        def chunks() -> Iterable[list[UsageSample]]:
+            return self.sim.sample_chunks() if self.sim is not None else ()
+
+        async for part in paced_usage(chunks, interval):
+            yield part
 
     # -- hosting ------------------------------------------------------------------------------
 

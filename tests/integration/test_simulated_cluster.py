@@ -20,7 +20,7 @@ from domain.inventory.ports import (
 )
 from domain.scheduling.model import GpuRequest
 from domain.scheduling.scheduler import Scheduler
-from infra.cluster.simulated import SimulatedCluster, load_inventory_yaml
+from infra.cluster.simulated import USAGE_CHUNK, SimulatedCluster, load_inventory_yaml, paced_usage
 
 
 class Recorder:
@@ -167,3 +167,45 @@ async def test_usage_samples_are_plausible(recorder: Recorder) -> None:
     await sim.delete(spec.session_id)
     assert sim.samples() == []
     await sim.close()
+
+
+async def test_usage_is_streamed_in_chunks_with_the_loop_free_between_them(recorder: Recorder) -> None:
+    """2,900 workloads sampled in one go held the server's loop for ~110 ms a second (issue 19):
+    the stream hands them out USAGE_CHUNK at a time and other tasks run between two chunks;
+    together the chunks are one sample of each running workload, as `samples()`."""
+    clock = FrozenClock()
+    sim = SimulatedCluster.demo(recorder, start_delay=0, clock=clock)
+    base = spec_for(sim, GpuRequest("w", "A100-80GB", vram_mib=20480, cores=25))
+    running = 2 * USAGE_CHUNK + 7
+    for _ in range(running):
+        sim.adopt(replace(base, session_id=uuid4()), WorkloadPhase.RUNNING, node_id="n1", started_at=clock.now())
+    sim.adopt(replace(base, session_id=uuid4()), WorkloadPhase.STOPPED, node_id="n1")  # no sample
+    clock.advance(30)
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    other = asyncio.create_task(ticker())
+    stream = sim.usage_stream(interval=60)
+    chunks, seen = [], []
+    for _ in range(3):
+        chunks.append(await anext(stream))
+        seen.append(ticks)
+    await stream.aclose()
+    other.cancel()
+    assert [len(c) for c in chunks] == [USAGE_CHUNK, USAGE_CHUNK, 7]
+    assert seen[0] < seen[1] < seen[2]  # the other task ran between two chunks
+    assert sorted((s for c in chunks for s in c), key=lambda s: str(s.session_id)) == sorted(
+        sim.samples(), key=lambda s: str(s.session_id)
+    )
+    await sim.close()
+
+
+async def test_a_pass_with_nothing_running_is_heard_as_no_samples_each_interval(recorder: Recorder) -> None:
+    stream = paced_usage(lambda: (), interval=0.01)
+    assert [await anext(stream) for _ in range(3)] == [[], [], []]
+    await stream.aclose()
