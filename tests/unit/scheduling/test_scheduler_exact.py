@@ -348,3 +348,40 @@ def test_find_leaves_out_excluded_nodes_and_keeps_to_only_nodes() -> None:
     exact = frac("exact", 1024, 10, cpu_millicores=64_000, memory_mib=512_000)
     assert s.find(exact, exclude_nodes=frozenset({"a"})).node_id == "c"  # type: ignore[union-attr]
     assert s.find(frac("m", 1024, 10, memory_mib=512_001), only_nodes=frozenset({"c"})) is None
+
+
+def test_why_a_request_waits_in_full_words() -> None:
+    s = Scheduler(inventory(node("n1", EXCL, card("x1"), card("x2"), cpu=4000, mem=8192)))
+    assert s.place(GpuRequest("a", A100, exclusive_cards=1, cpu_millicores=3500, memory_mib=7680)) is not None
+    both = s.why_short(GpuRequest("b", A100, exclusive_cards=1, cpu_millicores=1000, memory_mib=1024))
+    assert both.text == (
+        "the GPU capacity is free on node n1, but it has 0.5 CPU free and 0.5 GiB free of the 1 CPU and 1 GiB "
+        "of memory asked; no node with the GPU capacity free has the CPU and memory"
+    )
+    memory = s.why_short(GpuRequest("b", A100, exclusive_cards=1, cpu_millicores=500, memory_mib=1024))
+    assert memory.text == (
+        "the GPU capacity is free on node n1, but it has 0.5 GiB free of the 0.5 CPU and 1 GiB "
+        "of memory asked; no node with the GPU capacity free has the CPU and memory"
+    )
+    assert memory.params()["freeCpu"] == "0.5" and memory.params()["freeMemoryGib"] == "0.5"
+    cpu = s.why_short(GpuRequest("b", A100, exclusive_cards=1, cpu_millicores=1000, memory_mib=512))
+    assert "but it has 0.5 CPU free of the 1 CPU and 0.5 GiB of memory asked;" in cpu.text
+    fraction = s.why_short(GpuRequest("f", "H100", vram_mib=1024, cores=10))
+    assert fraction.params() == {"shortfall": "GPU_TAKEN", "model": "H100"}
+
+
+def test_equal_candidates_in_two_clusters_go_to_the_cluster_listed_first() -> None:
+    s = Scheduler(
+        inventory(
+            node("in-b", HAMI, card("gb"), cluster="b"),
+            node("in-a", HAMI, card("ga"), cluster="a"),
+            clusters=("b", "a"),
+        )
+    )
+    placed = s.place(frac("w", 1024, 10))
+    assert placed is not None and placed.placement.cluster_id == "b"
+    only_a = s.place(frac("x", 40960, 50, clusters=frozenset({"a"})))
+    assert only_a is not None and only_a.placement.node_id == "in-a"
+    # the tighter card wins across clusters
+    tight = s.place(frac("y", 20480, 25))
+    assert tight is not None and tight.placement.cluster_id == "a"
