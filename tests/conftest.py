@@ -15,6 +15,19 @@ import pytest
 
 from tests.support.database import TestDatabase, create_test_database
 
+if os.environ.get("GSHARE_MUTATION_RUN"):
+    # `make mutation` (tests/mutation/run.py sets it) judges each mutant by one run of the tests
+    # that reach it: Hypothesis draws the same examples every time (derandomize), so a verdict
+    # does not depend on the run's luck and a re-run reproduces it; no deadline (mutants run
+    # two at a time beside other work) and no example database (each mutant's failures would
+    # be replayed against the next, unrelated mutants). The number of examples is each test's own.
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile(
+        "mutation", derandomize=True, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+    )
+    settings.load_profile("mutation")
+
 
 @pytest.fixture(scope="session")
 def test_database() -> Iterator[TestDatabase]:

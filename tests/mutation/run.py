@@ -32,7 +32,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -207,6 +207,8 @@ def _line_from_hunk(diff: list[str], start: int, source: list[str], target: str)
 
 
 JOBS = min(2, os.cpu_count() or 1)  # mutants tested at once (--jobs)
+# read by tests/conftest.py: Hypothesis's "mutation" profile (the same examples every run)
+MUTATION_ENV = {"GSHARE_MUTATION_RUN": "1"}
 
 
 def mutmut(*args: str) -> int:
@@ -214,7 +216,7 @@ def mutmut(*args: str) -> int:
     # (run as a script: importing the `tests` package here would shadow the copy in mutants/)
     cmd = [sys.executable, str(Path(__file__).with_name("mutmut_main.py")), "run", "--max-children", str(JOBS), *args]
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"  # mypy, for the type filter
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PATH": path}
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PATH": path, **MUTATION_ENV}
     with open(MUTANTS / "mutmut.log", "a") as log:
         return subprocess.call(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
@@ -306,7 +308,7 @@ def run_sql() -> None:
     tree, session = SQL_DIR / "tree", SQL_DIR / "session.sqlite"
     stamp = SQL_DIR / "fingerprint"
     bin_dir = Path(sys.executable).parent
-    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1", **MUTATION_ENV}
     config = SQL_DIR / "config.toml"
     code, tests = _sql_fingerprint()
     steps: list[list[object]] = [[bin_dir / "cosmic-ray", "exec", config, session]]  # runs what is pending
@@ -449,6 +451,38 @@ def report(packages: list[str] | None) -> int:
     return 1 if below or stale else 0
 
 
+class Background:
+    """The billing SQL's Cosmic Ray run beside mutmut's: its time is mostly one pytest at a time
+    waiting on PostgreSQL, and mutmut's set-up has single-process stretches (the largest
+    module's generation, the stats pass), so the two together take less than one after the
+    other. They share nothing: Cosmic Ray works on its own copy of the repository
+    (mutants/sql/tree) and its own template database."""
+
+    def __init__(self, fn: Callable[[], None], what: str) -> None:
+        import threading
+
+        self.what = what
+        self.error: BaseException | None = None
+        self.started = time.monotonic()
+        self.seconds = 0.0
+
+        def run() -> None:
+            try:
+                fn()
+            except BaseException as error:  # re-raised by join, in the main thread
+                self.error = error
+            self.seconds = time.monotonic() - self.started
+
+        self.thread = threading.Thread(target=run, name=what, daemon=True)
+        self.thread.start()
+
+    def join(self) -> None:
+        self.thread.join()
+        if self.error is not None:
+            raise RuntimeError(f"{self.what} failed") from self.error
+        print(f"  ({self.what}: {self.seconds / 60:.1f} min, beside domain/)")
+
+
 def main(argv: list[str] | None = None) -> int:
     global JOBS
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -469,13 +503,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.fresh and MUTANTS.exists():
         shutil.rmtree(MUTANTS)
     code = 0
+    with_sql = args.sql or (not args.no_sql and args.package is None)
+    sql = None if args.report or not with_sql else Background(run_sql, "the billing SQL")
+    if args.sql and sql is not None:
+        sql.join()
     if not args.sql:
         if not args.report:
             run_package(args.package)
         code |= report(args.package)
-    if args.sql or (not args.no_sql and args.package is None):
-        if not args.report:
-            run_sql()
+    if with_sql:
+        if sql is not None:
+            sql.join()
         code |= report_sql()
     print(f"  ({(time.monotonic() - started) / 60:.1f} min)")
     return code

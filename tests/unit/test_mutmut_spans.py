@@ -59,3 +59,78 @@ def test_the_spans_of_mutated_functions_are_those_of_mutmuts_collector(tmp_path:
     names = {name.split("__mutmut_")[0] for name, _, _ in got}
     assert names == {"x_plain", "x_waits", "xǁShapeǁarea", "xǁShapeǁsquare", "xǁShapeǁunit"}
     assert len(got) > 10
+
+
+def _mypy_printing(tmp_path: Path, *diagnostics: dict[str, object], exit_code: int = 1) -> list[str]:
+    """A command that prints what `mypy --output json` prints for these diagnostics."""
+    import json
+    import sys
+
+    script = tmp_path / "fake_mypy.py"
+    lines = "\n".join(json.dumps(d) for d in diagnostics)
+    script.write_text(f"import sys\nprint({lines!r})\nsys.exit({exit_code})\n")
+    return [sys.executable, str(script)]
+
+
+def test_the_type_check_in_the_background_names_the_refused_mutants_whatever_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mypy runs in a thread while mutmut's stats pass chdirs into mutants/ and back: its paths
+    are read against mutants/, not the process's directory at that moment."""
+    from mutmut.utils.format_utils import get_mutant_name
+
+    import tests.mutation.mutmut_main as main
+
+    mutants = tmp_path / "mutants"
+    (mutants / "domain").mkdir(parents=True)
+    code = mutate_file_contents("domain/shapes.py", SOURCE).code
+    (mutants / "domain" / "shapes.py").write_text(code)
+    monkeypatch.setattr(main, "MUTANTS_DIR", mutants)
+    monkeypatch.setattr(main, "PHASES", tmp_path / "phases.log")
+    area = next(m for m in mutated_methods(Path("shapes.py"), code) if m.function_name.startswith("xǁShapeǁarea"))
+    error = {"file": "domain/shapes.py", "line": area.line_number_end, "severity": "error", "message": "bad"}
+    note = {**error, "severity": "note", "line": 1}
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+
+    caught = main.TypeCheckInBackground(_mypy_printing(tmp_path, error, note))
+    assert caught  # true before mypy is done: mutmut's `caught or {}` does not wait
+    assert dict(caught).keys() == {get_mutant_name(Path("domain/shapes.py"), area.function_name)}
+    assert caught.get("domain.shapes.x_plain__mutmut_1") is None
+    assert "mypy itself" in (tmp_path / "phases.log").read_text()
+
+
+def test_a_type_check_that_fails_ends_the_run_where_its_result_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tests.mutation.mutmut_main as main
+
+    monkeypatch.setattr(main, "PHASES", tmp_path / "phases.log")
+    monkeypatch.setattr(main, "MUTANTS_DIR", tmp_path)
+    caught = main.TypeCheckInBackground(_mypy_printing(tmp_path, exit_code=2))
+    with pytest.raises(RuntimeError, match="exit 2"):
+        caught.get("anything")
+
+
+def test_the_clean_run_is_left_out_only_after_a_full_stats_pass_in_the_same_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tests.mutation.mutmut_main as main
+
+    monkeypatch.setattr(main, "PHASES", tmp_path / "phases.log")
+    monkeypatch.setattr(main, "_full_stats_passed", [])
+    stats: list[object] = []
+    monkeypatch.setattr(main, "_original_stats", lambda runner, tests: stats.append(tests))
+    ran: list[object] = []
+
+    def clean_tests(tests: object) -> int:
+        ran.append(tests)
+        return 3
+
+    clean = main._clean_run(clean_tests)
+    main.run_stats_collection(object(), tests={"tests/unit/test_a.py::test_new"})  # new tests only
+    assert clean({"t"}) == 3 and ran == [{"t"}]  # stats loaded from an earlier run: the clean run runs
+    main.run_stats_collection(object())  # every selected test, passed (mutmut exits otherwise)
+    assert clean({"t"}) == 0 and ran == [{"t"}]
+    assert stats == [{"tests/unit/test_a.py::test_new"}, None]
