@@ -17,6 +17,7 @@ function comes from the trampolines' own typing (a @total_ordering class whose w
 from __future__ import annotations
 
 import ast
+import bisect
 import os
 import resource
 import threading
@@ -60,11 +61,16 @@ def _type_errors_by_mutant(errors: list[Any]) -> dict[str, file_mutation.FailedT
     """mypy's errors (paths absolute, under mutants/) mapped to the mutants they refuse."""
     mutants_to_skip: dict[str, file_mutation.FailedTypeCheckMutant] = {}
     for path, errors_of_file in file_mutation.group_by_path(errors).items():
-        methods = mutated_methods(path, path.read_text(encoding="utf-8"))
+        methods = sorted(mutated_methods(path, path.read_text(encoding="utf-8")), key=lambda m: m.line_number_start)
         if not methods:
             continue
+        # mutated functions never nest (methods and top-level functions): the one holding a
+        # line is the last starting at or before it, if it ends at or after it (a scan of
+        # every function per error took minutes on domain/: thousands of each in one file)
+        starts = [m.line_number_start for m in methods]
         for error in errors_of_file:
-            mutant = next((m for m in methods if m.line_number_start <= error.line_number <= m.line_number_end), None)
+            at = bisect.bisect_right(starts, error.line_number) - 1
+            mutant = methods[at] if at >= 0 and error.line_number <= methods[at].line_number_end else None
             if mutant is None:
                 # outside every mutated function: the trampolines' own typing (e.g. a
                 # @total_ordering class whose __lt__ is wrapped loses the plugin's >=); it

@@ -134,3 +134,26 @@ def test_the_clean_run_is_left_out_only_after_a_full_stats_pass_in_the_same_proc
     main.run_stats_collection(object())  # every selected test, passed (mutmut exits otherwise)
     assert clean({"t"}) == 0 and ran == [{"t"}]
     assert stats == [{"tests/unit/test_a.py::test_new"}, None]
+
+
+def test_every_line_of_the_mutated_code_is_given_to_the_function_holding_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search by the functions' first lines names, for an error on any line, the mutant
+    whose span holds it (and none outside every span), as a scan of every span does."""
+    from mutmut.type_checking import TypeCheckingError
+    from mutmut.utils.format_utils import get_mutant_name
+
+    import tests.mutation.mutmut_main as main
+
+    (tmp_path / "domain").mkdir()
+    path = tmp_path / "domain" / "shapes.py"
+    code = mutate_file_contents("domain/shapes.py", SOURCE).code
+    path.write_text(code)
+    monkeypatch.setattr(main, "MUTANTS_DIR", tmp_path)
+    methods = mutated_methods(path, code)
+    for line in range(1, code.count("\n") + 2):
+        holding = [m for m in methods if m.line_number_start <= line <= m.line_number_end]
+        found = main._type_errors_by_mutant([TypeCheckingError(path, line, "bad")])
+        want = {get_mutant_name(Path("domain/shapes.py"), m.function_name) for m in holding}
+        assert found.keys() == want, line
