@@ -243,6 +243,7 @@ class LoopLag:
     def __init__(self, period: float = 0.01) -> None:
         self.period = period
         self.lags: list[float] = []
+        self.cpu = 0.0  # the bench process's CPU seconds over the round (set by `drive`)
 
     async def run(self) -> None:
         while True:
@@ -253,7 +254,7 @@ class LoopLag:
 
 async def drive(
     url: str, tokens: list[str], ids: dict[str, str] | None, seconds: float
-) -> tuple[int, list[float], int, list[float]]:
+) -> tuple[int, list[float], int, LoopLag]:
     """Each token's client sends requests back to back for `seconds`: `sessionCreate` with
     these ids, or (ids None) the trivial authenticated query `CEILING`. Returns the count, the
     latencies, the refusals and the client loop's lags (LoopLag) during the round.
@@ -277,6 +278,7 @@ async def drive(
         await asyncio.gather(*(c.get("/readyz") for c in clients))  # each client's connection, untimed
         lag = LoopLag()
         monitor = asyncio.create_task(lag.run())
+        cpu = time.process_time()
         deadline = time.perf_counter() + seconds
 
         async def client(c: httpx.AsyncClient) -> None:
@@ -303,7 +305,8 @@ async def drive(
             await asyncio.gather(*(client(c) for c in clients))
         finally:
             monitor.cancel()
-    return len(latencies), latencies, refused, lag.lags
+            lag.cpu = time.process_time() - cpu
+    return len(latencies), latencies, refused, lag
 
 
 def start_profile(pid: int, out: str, seconds: float) -> subprocess.Popen[bytes]:
@@ -431,14 +434,14 @@ def main() -> None:
                 spy = start_profile(served.pid, args.profile, args.seconds) if args.profile else None
                 count, latencies, refused, server_cpu, pg_cpu = 0, [], 0, 0.0, 0.0
                 ceiling, ceiling_latencies, ceiling_cpu = 0, [], 0.0
-                lags: tuple[list[float], list[float]] = ([], [])  # the bench loop's, each kind of round
+                lags: tuple[list[LoopLag], list[LoopLag]] = ([], [])  # the bench's, each kind of round
                 background, idle_rates = [0.0, 0.0], []  # CPU seconds of each kind of round
                 for _ in range(args.rounds):  # alternating, so both see the same noise
                     idle = idle_cpu_rate(served.pid, IDLE_SECONDS)
                     cpu_before = process_cpu_seconds(served.pid)
                     pg_before = sum(process_cpu_seconds(p) for p in backends)
                     n, lat, ref, lag = asyncio.run(drive(served.url, tokens, ids, args.seconds))
-                    lags[0].extend(lag)
+                    lags[0].append(lag)
                     time.sleep(DRAIN_SECONDS)  # the round's pods report starting and running: its own work
                     count, refused = count + n, refused + ref
                     latencies += lat
@@ -449,7 +452,7 @@ def main() -> None:
                     background[0] += (idle + after) / 2 * (args.seconds + DRAIN_SECONDS)
                     cpu_before = process_cpu_seconds(served.pid)
                     n, lat, _, lag = asyncio.run(drive(served.url, tokens, None, args.seconds))
-                    lags[1].extend(lag)
+                    lags[1].append(lag)
                     ceiling += n
                     ceiling_latencies += lat
                     ceiling_cpu += process_cpu_seconds(served.pid) - cpu_before
@@ -493,8 +496,12 @@ def main() -> None:
         )
     for line in verdicts(rate, ceiling_rate, net, ceiling_net, p50, p99):
         print(line)
-    for kind, lag in zip(("admissions", "ceiling"), lags, strict=True):
-        print(f"the bench's own loop during the {kind}: {client_lag(lag)}")
+    for kind, done, rounds_of in (("admissions", count, lags[0]), ("ceiling", ceiling, lags[1])):
+        own = 1000 * sum(r.cpu for r in rounds_of) / max(1, done)
+        print(
+            f"the bench's own loop during the {kind}: {client_lag([x for r in rounds_of for x in r.lags])}; "
+            f"its CPU {own:.2f} ms per request"
+        )
     print(
         f"context: the ceiling's own p99 / p50 = {c99 / max(c50, 1e-9):.2f} (the tail this machine gives the "
         f"cheapest request now; os.getloadavg() = {', '.join(f'{x:.2f}' for x in os.getloadavg())})"
@@ -533,11 +540,11 @@ def replicas_bench(args: argparse.Namespace) -> None:
             asyncio.run(drive(served[0].url, tokens, ids, 2))  # warm up: every client
             one, one_latencies, one_refused, _ = asyncio.run(drive(served[0].url, tokens, ids, args.seconds))
 
-            async def split() -> tuple[int, list[float], int, list[float]]:
+            async def split() -> tuple[int, list[float], int, LoopLag]:
                 parts = await asyncio.gather(
                     *(drive(s.url, tokens[i :: len(served)], ids, args.seconds) for i, s in enumerate(served))
                 )
-                return sum(p[0] for p in parts), [x for p in parts for x in p[1]], sum(p[2] for p in parts), []
+                return sum(p[0] for p in parts), [x for p in parts for x in p[1]], sum(p[2] for p in parts), LoopLag()
 
             asyncio.run(split_warm(served, tokens, ids))
             many, many_latencies, many_refused, _ = asyncio.run(split())
