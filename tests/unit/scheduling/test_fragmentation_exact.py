@@ -178,3 +178,30 @@ def test_the_scarcity_step_is_half_octaves_of_one_over_the_capacity_with_hystere
     assert scarcity_step(2.5, -2) == -2
     assert scarcity_step(2.5, None) == -3
     assert scarcity_step(0.5, 1) == 0  # 1 away from x = 0: it moves
+
+
+def test_a_step_exactly_three_quarters_away_moves() -> None:
+    usable = 2**1.375  # x = -2·log2(usable) = -2.75 exactly
+    assert scarcity_step(usable, -2) == -3
+    assert scarcity_step(usable, -3) == -3
+
+
+def test_the_medians_count_each_cpu_and_each_memory_over_all_requests_of_the_type() -> None:
+    mix = RequestMix()
+    key = (FR, ((A100, 1024, 10),), 0)
+    # memory 500 twice (with two CPUs), 900 twice: the lower median is 500; CPU 100, 200,
+    # 300 twice: 200
+    for cpu, mem in ((100, 500), (200, 500), (300, 900), (300, 900)):
+        mix.count(key, cpu, mem)
+    assert mix.weights == ((1.0, TaskType(*key, 200, 500)),)
+    other = RequestMix()
+    for cpu, mem in ((1000, 100), (1000, 200), (3000, 300), (3000, 300)):
+        other.count(key, cpu, mem)
+    assert other.weights == ((1.0, TaskType(*key, 1000, 200)),)
+
+
+def test_past_the_default_period_the_mix_refreshes_every_4096_requests() -> None:
+    mix = RequestMix()
+    key = (FR, ((A100, 1, 1),), 0)
+    refreshed = [i for i in range(1, 8200) if mix.count(key, 0, 0)]
+    assert refreshed[-3:] == [2048, 4096, 8192]

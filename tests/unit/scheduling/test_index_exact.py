@@ -87,7 +87,7 @@ def test_a_two_key_index_keeps_sorted_keys_and_walks_the_feasible_ones_in_order(
     assert FractionIndex().keys is None
     for fc, fv, order in ((50, 100, 1), (50, 300, 2), (20, 500, 3), (80, 100, 4), (50, 100, 5)):
         index.add(fc, fv, order)
-    assert index.fcs == [20, 50, 80]
+    assert index and index.fcs == [20, 50, 80]
     assert index.fvs == {20: [500], 50: [100, 300], 80: [100]}
     assert index.keys == [(20, 500), (50, 100), (50, 300), (80, 100)]
     assert index.buckets[(50, 100)].ordered() == [1, 5]
