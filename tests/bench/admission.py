@@ -3,7 +3,7 @@ real `gshare serve` on PostgreSQL, beside pgbench TPC-B (same clients, same serv
 in the same run.
 
     python -m tests.bench.admission [--clients 32] [--seconds 15] [--nodes 250] [--pool 48] [--replicas N]
-                                    [--no-pgbench] [--profile FILE] [--rounds N]
+                                    [--no-pgbench] [--profile FILE] [--rounds N] [--client-processes N]
 
 Needs GSHARE_BENCH_DATABASE_URL or GSHARE_TEST_DATABASE_URL (a PostgreSQL server; the bench
 creates and drops its own databases). The server runs the simulated cluster with a generated
@@ -31,6 +31,8 @@ own loop is watched while the clients run (LoopLag) and its lateness printed bes
 verdicts: a latency measured while the client's loop was late includes the client's delay,
 and on a loaded machine (the clients, the server and PostgreSQL share its cores) that is where
 a tail the server does not have comes from.
+`--client-processes N` spreads the clients over N processes (each its own loop, their rounds
+starting together), to tell a tail of the one client loop from the server's.
 `--profile FILE` records the server with py-spy (`py-spy record`, it must be on PATH or in
 the venv) while the admissions run and writes the raw folded stacks to FILE; the top of
 the profile by own time and by total time is printed.
@@ -48,6 +50,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import multiprocessing
 import os
 import shutil
 import ssl
@@ -57,6 +60,7 @@ import sys
 import tempfile
 import time
 import uuid
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -253,7 +257,7 @@ class LoopLag:
 
 
 async def drive(
-    url: str, tokens: list[str], ids: dict[str, str] | None, seconds: float
+    url: str, tokens: list[str], ids: dict[str, str] | None, seconds: float, start_at: float | None = None
 ) -> tuple[int, list[float], int, LoopLag]:
     """Each token's client sends requests back to back for `seconds`: `sessionCreate` with
     these ids, or (ids None) the trivial authenticated query `CEILING`. Returns the count, the
@@ -264,7 +268,8 @@ async def drive(
     on a loaded one) even for plain http, synchronously, so the 32 clients built inside the
     round blocked this loop for 0.8-7.4 s while the first ones' requests were in flight, and
     those first requests (about 3 % of a 15 s round) were the p99 of both rounds (issue 19).
-    One SSL context serves them all."""
+    One SSL context serves them all. `start_at` (a `time.time()`): the clock starts then, not as
+    soon as the clients are ready (the processes of `--client-processes` start together)."""
     latencies: list[float] = []
     refused = 0
     tls = ssl.create_default_context()  # unused over http, but httpx builds one per client otherwise
@@ -277,6 +282,8 @@ async def drive(
         ]
         await asyncio.gather(*(c.get("/readyz") for c in clients))  # each client's connection, untimed
         lag = LoopLag()
+        if start_at is not None:
+            await asyncio.sleep(max(0.0, start_at - time.time()))
         monitor = asyncio.create_task(lag.run())
         cpu = time.process_time()
         deadline = time.perf_counter() + seconds
@@ -307,6 +314,50 @@ async def drive(
             monitor.cancel()
             lag.cpu = time.process_time() - cpu
     return len(latencies), latencies, refused, lag
+
+
+def drive_in_process(
+    url: str, tokens: list[str], ids: dict[str, str] | None, seconds: float, start_at: float
+) -> tuple[int, list[float], int, LoopLag]:
+    """`drive` in a process of `--client-processes`'s pool."""
+    return asyncio.run(drive(url, tokens, ids, seconds, start_at))
+
+
+class Clients:
+    """The bench's clients, in this process (`processes` 1: one event loop for all, as a single
+    load generator) or spread over `processes` processes, each driving its share of the
+    tokens on its own loop, their rounds starting at the same instant: so that the client's
+    own loop lag (printed) can be told from the server's tail."""
+
+    def __init__(self, processes: int) -> None:
+        self.processes = processes
+        self.pool = (
+            ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) if processes > 1 else None
+        )
+
+    def round(
+        self, url: str, tokens: list[str], ids: dict[str, str] | None, seconds: float
+    ) -> tuple[int, list[float], int, LoopLag]:
+        if self.pool is None:
+            return asyncio.run(drive(url, tokens, ids, seconds))
+        start_at = time.time() + 2.0  # every process's clients built and connected by then
+        parts = list(
+            self.pool.map(
+                drive_in_process,
+                *zip(
+                    *((url, tokens[i :: self.processes], ids, seconds, start_at) for i in range(self.processes)),
+                    strict=True,
+                ),
+            )
+        )
+        lag = LoopLag()
+        lag.lags = [x for p in parts for x in p[3].lags]
+        lag.cpu = sum(p[3].cpu for p in parts)
+        return sum(p[0] for p in parts), [x for p in parts for x in p[1]], sum(p[2] for p in parts), lag
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
 
 
 def start_profile(pid: int, out: str, seconds: float) -> subprocess.Popen[bytes]:
@@ -402,6 +453,12 @@ def main() -> None:
         "--rounds", type=int, default=1, help="admissions and ceiling runs alternating this many times (summed)"
     )
     parser.add_argument("--profile", metavar="FILE", help="py-spy the server during the admissions into FILE")
+    parser.add_argument(
+        "--client-processes",
+        type=int,
+        default=1,
+        help="spread the clients over this many processes (their event loops' lag printed either way)",
+    )
     args = parser.parse_args()
     if args.replicas > 1:
         replicas_bench(args)
@@ -427,7 +484,8 @@ def main() -> None:
             }
             with gshare_serve(Path(tmp), env=env, timeout=120) as served:
                 tokens, ids = asyncio.run(setup(served.url, served.admin_password, args.clients))
-                asyncio.run(drive(served.url, tokens, ids, 2))  # warm up every client: the ceiling runs warm too
+                clients = Clients(args.client_processes)
+                clients.round(served.url, tokens, ids, 2)  # warm up every client: the ceiling runs warm too
                 backends = backend_pids(db.url)
                 cpu_before = process_cpu_seconds(served.pid)
                 pg_before = sum(process_cpu_seconds(p) for p in backends)
@@ -440,7 +498,7 @@ def main() -> None:
                     idle = idle_cpu_rate(served.pid, IDLE_SECONDS)
                     cpu_before = process_cpu_seconds(served.pid)
                     pg_before = sum(process_cpu_seconds(p) for p in backends)
-                    n, lat, ref, lag = asyncio.run(drive(served.url, tokens, ids, args.seconds))
+                    n, lat, ref, lag = clients.round(served.url, tokens, ids, args.seconds)
                     lags[0].append(lag)
                     time.sleep(DRAIN_SECONDS)  # the round's pods report starting and running: its own work
                     count, refused = count + n, refused + ref
@@ -451,12 +509,13 @@ def main() -> None:
                     idle_rates += [idle, after]
                     background[0] += (idle + after) / 2 * (args.seconds + DRAIN_SECONDS)
                     cpu_before = process_cpu_seconds(served.pid)
-                    n, lat, _, lag = asyncio.run(drive(served.url, tokens, None, args.seconds))
+                    n, lat, _, lag = clients.round(served.url, tokens, None, args.seconds)
                     lags[1].append(lag)
                     ceiling += n
                     ceiling_latencies += lat
                     ceiling_cpu += process_cpu_seconds(served.pid) - cpu_before
                     background[1] += after * args.seconds
+                clients.close()
                 if spy is not None:
                     spy.wait(timeout=120)
         tps = pg.run(args.clients, args.seconds) if pg is not None else None
@@ -469,7 +528,8 @@ def main() -> None:
     p50, p99 = percentiles(latencies)
     c50, c99 = percentiles(ceiling_latencies)
     rounds = f" x {args.rounds} rounds (admissions and ceiling alternating)" if args.rounds > 1 else ""
-    print(f"clients {args.clients}, {args.seconds:g} s{rounds}, {args.nodes * 8} A100 cards (tier S)")
+    spread = f" over {args.client_processes} processes" if args.client_processes > 1 else " in one process"
+    print(f"clients {args.clients}{spread}, {args.seconds:g} s{rounds}, {args.nodes * 8} A100 cards (tier S)")
     print(f"admissions: {count} ({refused} refused) = {rate:.1f}/s | p50 {p50:.1f} ms | p99 {p99:.1f} ms")
     per, ceiling_per = 1000 / max(1, count), 1000 / max(1, ceiling)
     print(
