@@ -97,6 +97,7 @@ def test_each_refusal_of_validate_in_words_on_its_field() -> None:
         "vram_mib",
     )
     assert refusal(GpuRequest("w", A100, vram_mib=5, cores=0))[2] == "cores"
+    assert refusal(GpuRequest("w", A100, vram_mib=1, cores=0))[2] == "cores"  # 1 MiB is a positive share
     assert refusal(GpuRequest("w", A100, vram_mib=-5, cores=5))[2] == "vram_mib"
     one_bad = (ModelChoice(A100, 1024, 10), ModelChoice(A30, 1024, 0))
     assert refusal(GpuRequest("w", "class", choices=one_bad))[2] == "cores"

@@ -385,3 +385,17 @@ def test_equal_candidates_in_two_clusters_go_to_the_cluster_listed_first() -> No
     # the tighter card wins across clusters
     tight = s.place(frac("y", 20480, 25))
     assert tight is not None and tight.placement.cluster_id == "a"
+
+
+def test_the_policies_given_are_the_ones_used_by_every_way_of_building() -> None:
+    from domain.scheduling.policies import FirstFit
+
+    inv = inventory(node("n1", HAMI, card("g1")), policy="mine")
+    mine = {"mine": FirstFit}
+    s, conflicts = Scheduler.from_snapshot(inv, [], mine)
+    assert conflicts == [] and s.policy_of("c1") == "first-fit"
+    assert Scheduler.from_dict({"inventory": inv.to_dict()}, mine).policy_of("c1") == "first-fit"
+    assert Scheduler(inv, (), mine).policy_of("c1") == "first-fit"
+    with pytest.raises(SchedulingError) as unknown:
+        Scheduler.from_snapshot(inv, [])
+    assert unknown.value.code is SchedulingErrorCode.PLACEMENT_POLICY_UNKNOWN
