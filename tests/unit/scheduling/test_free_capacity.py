@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 from domain.inventory.model import SharingMode
-from domain.scheduling.fragmentation import TaskType
+from domain.scheduling.fragmentation import Entry, TaskType
+from domain.scheduling.index import NodeState
 from domain.scheduling.model import GpuRequest, RequestMode
 from domain.scheduling.policies import _FULL as FULL
-from domain.scheduling.policies import FragmentationAware, _cluster_usable, _FreeCapacity, _has_free
+from domain.scheduling.policies import FragmentationAware, _cluster_usable, _FreeCapacity, _has_free, _node_usable
 from domain.scheduling.scheduler import Scheduler
 from tests.unit.scheduling.helpers import A30, A100, card, inventory, node, on_card
 
@@ -133,3 +134,67 @@ def test_a_hami_card_has_free_capacity_only_with_both_cores_and_vram_left(vram: 
     cs = s._view.nodes[0].cards[0]
     assert _has_free(cs) is free
     assert (_node_class(s, "h") == FULL) is not free
+
+
+# -- what a type could still use on one node (U_m(n), CPU and memory aside) ----------------
+
+A100_SIZE = (81920, 100)  # (VRAM, cores) of a card
+A30_SIZE = (24576, 100)
+
+
+def _entry(mode: RequestMode, vram: int = 0, cores: int = 0, cards: int = 0, point: int = -1) -> Entry:
+    return (0, mode, vram, cores, cards, point, 0, 0)
+
+
+def _node_state(s: Scheduler, node_id: str) -> NodeState:
+    return next(n for n in s._view.nodes if n.node.id == node_id)
+
+
+def _usable_scheduler() -> Scheduler:
+    s = Scheduler(
+        inventory(
+            # an A30 first (another model: passed over), g1 with 40 % of its cores and 3/4 of
+            # its VRAM free, g2 untouched
+            node("hami", HAMI, card("a30", A30, 24576), card("g1"), card("g2")),
+            node("mig", EXCL, card("m", mig=("3g.40gb", "1g.10gb"))),
+            node("excl", EXCL, card("e1"), card("e2"), card("e3")),
+            # two A30s of 4 and 2 slices (one of the second taken: packing), then an A100 of 2
+            node(
+                "ts", TS, card("t1", A30, 24576, replicas=4), card("t2", A30, 24576, replicas=2), card("t3", replicas=2)
+            ),
+        )
+    )
+    s.apply(on_card(GpuRequest("a", A100, vram_mib=20480, cores=60), "hami", "g1"))
+    taken = s.place(GpuRequest("t", A30, shared=True))
+    assert taken is not None and taken.placement.card_uuids == ("t2",)
+    return s
+
+
+@pytest.mark.parametrize(
+    ("node_id", "model", "entry", "usable"),
+    [
+        # HAMi cards that cover both the VRAM and the cores, each by the larger of its free shares
+        ("hami", A100, _entry(FRACTION, 10240, 12), 0.75 + 1.0),
+        ("hami", A100, _entry(FRACTION, 61440, 40), 0.75 + 1.0),
+        ("hami", A100, _entry(FRACTION, 61441, 10), 1.0),  # g1's VRAM is short
+        ("hami", A100, _entry(FRACTION, 1024, 41), 1.0),  # g1's cores are short
+        ("hami", A30, _entry(FRACTION, 1024, 1), 1.0),
+        # free MIG instances that cover both (a 1g.10gb has 14 % of the cores, 10 GiB)
+        ("mig", A100, _entry(FRACTION, 10240, 14), 0.5 + 0.14),
+        ("mig", A100, _entry(FRACTION, 10240, 15), 0.5),
+        ("mig", A100, _entry(FRACTION, 10241, 14), 0.5),
+        # whole cards: n·⌊k/n⌋ of the untouched ones
+        ("excl", A100, _entry(EXCLUSIVE, cards=1), 3.0),
+        ("excl", A100, _entry(EXCLUSIVE, cards=2), 2.0),
+        ("excl", A100, _entry(EXCLUSIVE, cards=2, point=1), 2.0),
+        ("excl", A100, _entry(EXCLUSIVE, cards=4), 0.0),
+        ("hami", A100, _entry(EXCLUSIVE, cards=1), 1.0),  # g2
+        # time-slices: each card's free slices as a share of the card
+        ("ts", A30, _entry(SHARED), 4 / 4 + 1 / 2),
+        ("ts", A100, _entry(SHARED), 1.0),
+    ],
+)
+def test_what_a_type_could_use_on_a_node(node_id: str, model: str, entry: Entry, usable: float) -> None:
+    s = _usable_scheduler()
+    size = A30_SIZE if model == A30 else A100_SIZE
+    assert _node_usable(_node_state(s, node_id), model, entry, size) == pytest.approx(usable, abs=1e-12)
