@@ -328,3 +328,37 @@ def test_admin_and_member_in_two_languages(browser: Any, served: Served, screens
     assert errors == []
     member_ctx.close()
     admin_ctx.close()
+
+
+def test_sign_in_shows_when_asking_who_is_signed_in_failed(browser: Any, served: Served) -> None:
+    """The console's first question (the `Me` query) refused as a whole, here with the 503 the
+    server gives a request past its time limit (api.http.graphql_refusal, as api.app sends
+    it): the sign-in form still shows, the reason above it, and signing in works. Before, the
+    reason replaced the form until the page was reloaded: a visitor arriving while the server
+    was busy (its first start seeding the demo) had no way to sign in."""
+    from api.common.request_errors import RequestErrorCode
+    from api.http import graphql_refusal
+
+    refusal = graphql_refusal(503, RequestErrorCode.REQUEST_TIMEOUT, "the request took too long and was stopped")
+    refused: list[str] = []
+
+    def refuse_first_me(route: Any) -> None:
+        if "operationName=Me" in route.request.url and not refused:
+            refused.append(route.request.url)
+            route.fulfill(status=refusal.status_code, content_type="application/json", body=bytes(refusal.body))
+        else:
+            route.continue_()
+
+    ctx = browser.new_context(locale="en-US")
+    try:
+        page = ctx.new_page()
+        page.route("**/graphql?*", refuse_first_me)
+        page.goto(served.url + "/")
+        page.get_by_test_id("sign-in-load-error").get_by_text("Could not load this page").wait_for()
+        assert refused, "the console did not ask who is signed in"
+        page.get_by_label("Username", exact=True).fill("admin")
+        page.get_by_label("Password", exact=True).fill(served.admin_password)
+        page.get_by_role("button", name="Sign in", exact=True).click()
+        page.get_by_test_id("dashboard").wait_for()
+    finally:
+        ctx.close()

@@ -6,7 +6,6 @@ import { useHashLocation } from "wouter/use-hash-location";
 import { MeDocument, ViewerContext, adminScope } from "./viewer";
 import { Shell } from "./Shell";
 import { SignIn } from "../auth/SignIn";
-import { QueryState } from "../common/ui";
 import { useT } from "../i18n";
 
 import Dashboard from "../dashboard/DashboardPage";
@@ -50,12 +49,10 @@ export function App() {
   const value = useMemo(() => (me ? { me, admin: adminScope(me), refresh } : null), [me, refresh]);
 
   if (!result.data && (result.fetching || !result.error)) return <Spinner />;
-  if (!me)
-    return (
-      <QueryState fetching={false} error={result.data ? undefined : result.error}>
-        <SignIn onSignedIn={refresh} />
-      </QueryState>
-    );
+  // Without a viewer the sign-in form always shows: when asking who is signed in failed (the
+  // server busy or restarting, the network down), the reason sits above the form instead of
+  // replacing it, and signing in asks again.
+  if (!me) return <SignIn onSignedIn={refresh} loadError={result.data ? undefined : result.error} />;
 
   return (
     <ViewerContext.Provider value={value}>

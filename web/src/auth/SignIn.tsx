@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
-import { Button, Center, Divider, Group, Paper, PasswordInput, SegmentedControl, Stack, TextInput, Title } from "@mantine/core";
-import { useMutation } from "urql";
+import { Alert, Button, Center, Divider, Group, Paper, PasswordInput, SegmentedControl, Stack, TextInput, Title } from "@mantine/core";
+import { useMutation, type CombinedError } from "urql";
 import { graphql } from "../gql";
 import { useLanguage, type Language } from "../i18n";
-import { useFieldErrors } from "../common/errors";
+import { describeCombinedError, useFieldErrors } from "../common/errors";
 import { GeneralErrors } from "../common/ui";
 import { validateRequired } from "../common/validation";
 
@@ -31,7 +31,7 @@ interface AuthConfig {
   oidcLoginUrl: string | null;
 }
 
-export function SignIn({ onSignedIn }: { onSignedIn(): void }) {
+export function SignIn({ onSignedIn, loadError }: { onSignedIn(): void; loadError?: CombinedError }) {
   const { t, language, setLanguage } = useLanguage();
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
@@ -81,6 +81,11 @@ export function SignIn({ onSignedIn }: { onSignedIn(): void }) {
             <Title order={4} fw={500}>
               {t("signIn.title")}
             </Title>
+            {loadError && (
+              <Alert color="red" title={t("common.loadFailed")} role="alert" data-testid="sign-in-load-error">
+                {describeCombinedError(loadError, t)}
+              </Alert>
+            )}
             <TextInput
               label={t("signIn.username")}
               name="username"
