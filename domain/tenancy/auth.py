@@ -49,9 +49,12 @@ class LoginSession:
 
 
 class PasswordHasher(Protocol):
-    def hash(self, password: str) -> str: ...
+    """Awaited: a real hash costs tens of milliseconds of CPU (more on a loaded machine), which
+    the adapter spends off the event loop so other requests are answered meanwhile."""
 
-    def verify(self, password: str, hashed: str) -> bool: ...
+    async def hash(self, password: str) -> str: ...
+
+    async def verify(self, password: str, hashed: str) -> bool: ...
 
 
 class SecretGenerator(Protocol):

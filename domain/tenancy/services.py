@@ -367,7 +367,7 @@ async def user_create(
         extra.append(g)
     active = extra[0].id if extra else default.id
     user = User(ids.new_id(), uname, mail, shown, clock.now(), active_group_id=active)
-    await uow.tenancy.add_user(user, hasher.hash(password) if password else None)
+    await uow.tenancy.add_user(user, await hasher.hash(password) if password else None)
     await uow.tenancy.put_membership(
         Membership(user.id, default.id, org.id, role if role != Role.GROUP_ADMIN else Role.MEMBER)
     )
@@ -431,7 +431,7 @@ async def user_set_password(
     _check_password(new_password, "newPassword")
     if actor.user_id == user.id:
         stored = await uow.tenancy.get_password_hash(user.id)
-        if stored is not None and (current_password is None or not hasher.verify(current_password, stored)):
+        if stored is not None and (current_password is None or not await hasher.verify(current_password, stored)):
             raise TenancyError(TenancyErrorCode.INVALID_CREDENTIALS, "current password is wrong", "currentPassword")
     else:
         groups, admin_orgs = await _user_scope(uow, user)
@@ -439,7 +439,7 @@ async def user_set_password(
             raise PermissionDeniedError("only an admin of the user's organisation may reset the password")
         if user.is_super_admin and not actor.is_super_admin:
             raise PermissionDeniedError("only a super_admin may reset a super_admin's password")
-    await uow.tenancy.set_password_hash(user.id, hasher.hash(new_password))
+    await uow.tenancy.set_password_hash(user.id, await hasher.hash(new_password))
     return user
 
 
@@ -554,9 +554,9 @@ async def authenticate_password(uow: UnitOfWork, hasher: PasswordHasher, usernam
     user = await uow.tenancy.get_user_by_username(username.strip().lower())
     stored = await uow.tenancy.get_password_hash(user.id) if user else None
     if user is None or stored is None:
-        hasher.hash(password)  # spend the same time as a real check
+        await hasher.hash(password)  # spend the same time as a real check
         raise TenancyError(TenancyErrorCode.INVALID_CREDENTIALS, "wrong username or password", "password")
-    if not hasher.verify(password, stored):
+    if not await hasher.verify(password, stored):
         raise TenancyError(TenancyErrorCode.INVALID_CREDENTIALS, "wrong username or password", "password")
     if not user.is_active:
         raise TenancyError(TenancyErrorCode.ACCOUNT_DISABLED, "this account is disabled", "username")
@@ -685,7 +685,7 @@ async def ensure_bootstrap(
         is_super_admin=True,
         active_group_id=default.id,
     )
-    await uow.tenancy.add_user(admin, hasher.hash(admin_password))
+    await uow.tenancy.add_user(admin, await hasher.hash(admin_password))
     await uow.tenancy.put_membership(Membership(admin.id, default.id, org.id, Role.MEMBER))
     return admin
 

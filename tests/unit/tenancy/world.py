@@ -33,11 +33,11 @@ class Hasher:
     def __init__(self) -> None:
         self.hashed: list[str] = []
 
-    def hash(self, password: str) -> str:
+    async def hash(self, password: str) -> str:
         self.hashed.append(password)
         return f"hashed:{password}"
 
-    def verify(self, password: str, hashed: str) -> bool:
+    async def verify(self, password: str, hashed: str) -> bool:
         return hashed == f"hashed:{password}"
 
 
