@@ -399,3 +399,49 @@ def test_the_policies_given_are_the_ones_used_by_every_way_of_building() -> None
     with pytest.raises(SchedulingError) as unknown:
         Scheduler.from_snapshot(inv, [])
     assert unknown.value.code is SchedulingErrorCode.PLACEMENT_POLICY_UNKNOWN
+
+
+def test_free_capacity_sums_every_card_of_a_bucket() -> None:
+    s = Scheduler(inventory(node("n1", HAMI, card("g1"), card("g2"), card("g3"))))
+    # g1 and g2 untouched (one bucket of two), g3 with a quarter taken
+    assert s.place(frac("w", 20480, 25)) is not None
+    free = s.free_summary(A100)
+    assert (free.hami_vram_mib, free.hami_cores) == (2 * VRAM_80G + 61440, 275)
+    assert (free.whole_cards, free.hami_whole_cards) == (2, 2)
+
+
+def test_free_time_slices_and_mig_instances_sum_over_cards_classes_and_clusters() -> None:
+    s = Scheduler(
+        inventory(
+            node("t", TS, card("t1", A30, 24576, replicas=3), card("t2", A30, 24576, replicas=3)),
+            node("m", EXCL, card("m1", mig=("1g.10gb", "2g.20gb"))),
+            node("k", EXCL, card("k1", mig=("1g.10gb", "1g.10gb")), cluster="c2"),
+            clusters=("c1", "c2"),
+        )
+    )
+    assert s.free_summary(A30).timeslices == 6  # one bucket of two cards with three each
+    assert s.free_summary(A100).mig_instances == {"1g.10gb": 3, "2g.20gb": 1}
+
+
+def test_place_counts_the_request_in_the_mix_unless_told_not_to() -> None:
+    from tests.unit.scheduling.helpers import on_card
+
+    def partly_used() -> Scheduler:
+        """g1 keeps 56 cores / 45 GiB free, g2 52 cores / 42 GiB (the tighter fit)."""
+        s = Scheduler(inventory(node("n1", HAMI, card("g1"), card("g2")), policy="fragmentation-aware"))
+        s.apply(on_card(frac("a", 35840, 44), "n1", "g1"))
+        s.apply(on_card(frac("b", 38912, 48), "n1", "g2"))
+        return s
+
+    learned = partly_used()
+    for i in range(8):  # half-card requests placed and gone: the mix has learned them
+        assert learned.place(frac(f"half{i}", 40960, 50)) is not None
+        learned.release(f"half{i}")
+    placed = learned.place(frac("w", 5120, 6))
+    assert placed is not None and placed.placement.card_uuids == ("g1",)  # room kept for the half card
+    retried = partly_used()
+    for i in range(8):
+        assert retried.place(frac(f"half{i}", 40960, 50), observe=False) is not None
+        retried.release(f"half{i}")
+    plain = retried.place(frac("w", 5120, 6))
+    assert plain is not None and plain.placement.card_uuids == ("g2",)  # no mix: best fit
