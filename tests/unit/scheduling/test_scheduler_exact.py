@@ -445,3 +445,17 @@ def test_place_counts_the_request_in_the_mix_unless_told_not_to() -> None:
         retried.release(f"half{i}")
     plain = retried.place(frac("w", 5120, 6))
     assert plain is not None and plain.placement.card_uuids == ("g2",)  # no mix: best fit
+
+
+def test_a_node_with_its_cpu_and_memory_all_taken_still_has_the_gpu_capacity_free() -> None:
+    s = Scheduler(inventory(node("n1", EXCL, card("x1"), card("x2"), cpu=4000, mem=8192)))
+    assert s.place(GpuRequest("a", A100, exclusive_cards=1, cpu_millicores=4000, memory_mib=8192)) is not None
+    short = s.why_short(GpuRequest("b", A100, exclusive_cards=1, cpu_millicores=1000, memory_mib=1024))
+    assert short.params() == {
+        "shortfall": "CPU_MEMORY_BESIDE_GPU",
+        "cpu": "1",
+        "memoryGib": "1",
+        "node": "n1",
+        "freeCpu": "0",
+        "freeMemoryGib": "0",
+    }
