@@ -4,6 +4,8 @@ every place loses nothing and the tighter fit wins, as for best fit."""
 
 from __future__ import annotations
 
+import pytest
+
 from domain.inventory.model import GpuKind, SharingMode
 from domain.scheduling.model import CPU_QUEUE, GpuRequest
 from domain.scheduling.scheduler import Scheduler
@@ -62,3 +64,21 @@ def test_a_cpu_only_request_too_big_for_the_cpu_node_goes_to_the_tightest_gpu_no
     assert placed is not None
     # every GPU node has 64 CPUs and 500 GiB: the lowest-numbered one (nothing is locked out)
     assert placed.placement.node_id == "hami" and placed.placement.kind is None
+
+
+@pytest.mark.parametrize("policy", ["best-fit", "first-fit", "gpu-packing", "fragmentation-aware"])
+def test_a_cluster_without_the_model_is_passed_over(policy: str) -> None:
+    # c1 has no A30 at all (no index of that model): the requests go to c2
+    s = Scheduler(
+        inventory(
+            node("h1", HAMI, card("g1"), cluster="c1"),
+            node("x2", EXCL, card("e1", A30, 24576), cluster="c2"),
+            node("h2", HAMI, card("g2", A30, 24576), cluster="c2"),
+            policy=policy,
+            clusters=("c1", "c2"),
+        )
+    )
+    whole = s.place(GpuRequest("a", A30, exclusive_cards=1))
+    assert whole is not None and whole.placement.card_uuids == ("e1",)
+    part = s.place(GpuRequest("b", A30, vram_mib=6144, cores=25))
+    assert part is not None and part.placement.card_uuids == ("g2",)
