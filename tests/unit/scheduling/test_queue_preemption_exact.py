@@ -171,3 +171,13 @@ def test_beyond_the_exact_limit_victims_not_needed_are_dropped_dearest_first() -
     assert plan is not None
     assert sorted(v.workload_id for v in plan.victims) == ["t0", "t1", "t2", "t3"]
     assert plan.hourly_cost_micro == RATE * Fraction(1, 5)
+
+
+def test_a_node_whose_victims_cannot_make_room_does_not_end_the_search() -> None:
+    s = Scheduler(inventory(node("n1", HAMI, card("g1")), node("n2", HAMI, card("g2"))))
+    s.apply(on_card(frac("pinned", 819 * 80, 80), "n1", "g1"))
+    s.apply(on_card(frac("tiny", 819 * 10, 10, preemptible=True), "n1", "g1"))
+    s.apply(on_card(frac("spare", 819 * 60, 60, preemptible=True), "n2", "g2"))
+    plan = plan_preemption(s, frac("urgent", 819 * 50, 50, priority=1))
+    assert plan is not None
+    assert [v.workload_id for v in plan.victims] == ["spare"] and plan.placement.node_id == "n2"
