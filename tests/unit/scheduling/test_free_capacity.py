@@ -54,11 +54,13 @@ CASES = [
     (_kind(FRACTION, ((A30, 1024, 1),)), 0.0),  # A30s here are time-sliced only
     (_kind(FRACTION, (("H100-80GB", 1024, 1),)), 0.0),  # a model the cluster has none of
     (_kind(FRACTION, ((A100, 40960, 42), ("H100-80GB", 1024, 1))), 2.0),
+    (_kind(FRACTION, (("H100-80GB", 1024, 1), (A100, 40960, 42))), 2.0),  # an unknown model first
     # whole cards: n·⌊k/n⌋ of each node's untouched cards (g2 is one)
     (_kind(EXCLUSIVE, ((A100, 0, 0),), 1), 4.0),
     (_kind(EXCLUSIVE, ((A100, 0, 0),), 2), 2.0),
     (_kind(EXCLUSIVE, ((A100, 0, 0),), 3), 3.0),
     (_kind(EXCLUSIVE, ((A100, 0, 0),), 4), 0.0),
+    (_kind(EXCLUSIVE, ((A30, 0, 0),), 1), 0.0),  # A30s here are time-sliced: no whole card
     # time-slices: the free slices
     (_kind(SHARED, ((A30, 0, 0),)), 3.0),
     (_kind(SHARED, ((A100, 0, 0),)), 0.0),
