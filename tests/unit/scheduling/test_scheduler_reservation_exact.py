@@ -115,3 +115,35 @@ def test_free_mig_instances_are_counted_by_profile() -> None:
     assert placed is not None and placed.placement.shares[0].mig_instance_id == "m1-m0"
     assert s.free_summary(A100, "c1").mig_instances == {"1g.10gb": 2, "2g.20gb": 1}
     assert s.mig_tenant("m1-m0") == "w"
+
+
+def _cpu_nodes(*free: tuple[int, int]) -> Scheduler:
+    """CPU nodes of 8 CPU and 16 GiB, each with (CPU, memory) free as given."""
+    s = Scheduler(inventory(*(node(f"c{i}", HAMI, cpu=8000, mem=16384) for i in range(len(free)))))
+    for i, (cpu, mem) in enumerate(free):
+        if cpu < 8000 or mem < 16384:
+            taken = GpuRequest(f"t{i}", "cpu", cpu_only=True, cpu_millicores=8000 - cpu, memory_mib=16384 - mem)
+            s.apply(Allocation(taken, Placement("c1", f"c{i}", None, (), Fraction(0), 8000 - cpu, 16384 - mem)))
+    return s
+
+
+def test_missing_cpu_and_memory_are_each_a_share_of_the_node_added() -> None:
+    cpu = GpuRequest("w", "cpu", cpu_only=True, cpu_millicores=4000, memory_mib=8192)
+    # c0 lacks 2 of 8 CPU (0.25), c1 8 of 16 GiB (0.5)
+    assert _cpu_nodes((2000, 16384), (8000, 0)).reservation(cpu) == frozenset({"c0"})
+    # c0 lacks 4 of 16 GiB (0.25), c1 4 of 8 CPU (0.5)
+    assert _cpu_nodes((8000, 4096), (0, 16384)).reservation(cpu) == frozenset({"c0"})
+    # c0 lacks memory only, c1 nothing
+    assert _cpu_nodes((8000, 4096), (8000, 16384)).reservation(cpu) == frozenset({"c1"})
+    # c0 lacks one millicore, c1 nothing; c0 one MiB, c1 nothing
+    assert _cpu_nodes((3999, 16384), (8000, 16384)).reservation(cpu) == frozenset({"c1"})
+    assert _cpu_nodes((8000, 8191), (8000, 16384)).reservation(cpu) == frozenset({"c1"})
+
+
+def test_a_cordoned_or_too_small_first_node_does_not_end_the_look() -> None:
+    cpu = GpuRequest("w", "cpu", cpu_only=True, cpu_millicores=4000, memory_mib=8192)
+    s = _cpu_nodes((8000, 16384), (8000, 16384))
+    s.set_cordoned("c0", True)
+    assert s.reservation(cpu) == frozenset({"c1"})
+    small = Scheduler(inventory(node("c0", HAMI, cpu=2000, mem=16384), node("c1", HAMI, cpu=8000, mem=16384)))
+    assert small.reservation(cpu) == frozenset({"c1"})
