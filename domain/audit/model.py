@@ -41,6 +41,9 @@ class AuditFilter:
     since: datetime | None = None
     until: datetime | None = None
     organization_id: UUID | None = None
+    # the order of the answer: newest first (the log's view) unless oldest first is asked for
+    # (the first entry after an instant: idle_reclaim_report's next resume after a pause)
+    oldest_first: bool = False
 
 
 @dataclass(frozen=True)

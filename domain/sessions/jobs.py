@@ -547,6 +547,8 @@ async def idle_reclaim_report(
         end = until
         if pause.details.get("expiresAt"):
             end = min(end, datetime.fromisoformat(pause.details["expiresAt"]))
+        # the session's first successful resume strictly after the pause (`since` is inclusive; the
+        # log keeps microseconds), read oldest first: however many resumes follow, it is the answer
         resumed, _ = await audit_query(
             audit,
             actor,
@@ -555,17 +557,13 @@ async def idle_reclaim_report(
                 target_type="Session",
                 target_id=pause.target_id,
                 success=True,
-                since=pause.at,
+                since=pause.at + timedelta(microseconds=1),
+                oldest_first=True,
             ),
-            Page(0, 500),
+            Page(0, 1),
         )
-        after = [
-            e.at
-            for e in resumed
-            if e.operation == "sessionResume" and e.success and e.target_id == pause.target_id and e.at > pause.at
-        ]
-        if after:
-            end = min(end, min(after))
+        if resumed:
+            end = min(end, resumed[0].at)
         cards = float(pause.details.get("cardEquivalents") or 0)
         hours += cards * max(0.0, (end - pause.at).total_seconds()) / 3600
     return IdleReclaimReport(since, until, len(pauses), round(hours, 3))

@@ -572,7 +572,9 @@ class InMemoryTemplates:
 
 
 class InMemoryAudit:
-    """Appends only; the readers' visibility is the use cases' business (see audit tests)."""
+    """The log in memory, read as SqlAuditRepository.query reads it (infra/db/repositories/audit.py):
+    the reader's visibility, the filter's fields (`since` inclusive, `until` exclusive), newest
+    first unless `oldest_first` (ties by id), and the total of the filtered entries."""
 
     def __init__(self, state: TenancyState) -> None:
         self.st = state
@@ -584,7 +586,27 @@ class InMemoryAudit:
         self.st.audit.extend(entries)
 
     async def query(self, visibility: Any, flt: Any, offset: int, limit: int) -> tuple[list[Any], int]:
-        rows = list(reversed(self.st.audit))
+        if not visibility.everything and not (visibility.organization_ids or visibility.group_ids):
+            return [], 0
+
+        def keep(e: Any) -> bool:
+            if not visibility.everything and not (
+                e.organization_id in visibility.organization_ids or e.group_id in visibility.group_ids
+            ):
+                return False
+            return (
+                (not flt.operation or e.operation == flt.operation)
+                and (not flt.actor_user_id or e.actor_user_id == flt.actor_user_id)
+                and (not flt.target_type or e.target_type == flt.target_type)
+                and (not flt.target_id or e.target_id == flt.target_id)
+                and (flt.success is None or e.success == flt.success)
+                and (not flt.since or e.at >= flt.since)
+                and (not flt.until or e.at < flt.until)
+                and (not flt.organization_id or e.organization_id == flt.organization_id)
+            )
+
+        by_id = sorted((e for e in self.st.audit if keep(e)), key=lambda e: e.id)
+        rows = sorted(by_id, key=lambda e: e.at, reverse=not flt.oldest_first)  # stable: ties stay by id
         return rows[offset : offset + limit], len(rows)
 
     async def get(self, entry_id: UUID) -> Any:

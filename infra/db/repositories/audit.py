@@ -115,7 +115,8 @@ class SqlAuditRepository:
         if flt.organization_id:
             q = q.where(AuditEntryRow.organization_id == flt.organization_id)
         total = await self.s.scalar(select(func.count()).select_from(q.subquery())) or 0
-        rows = await self.s.scalars(q.order_by(AuditEntryRow.at.desc(), AuditEntryRow.id).offset(offset).limit(limit))
+        order = (AuditEntryRow.at.asc() if flt.oldest_first else AuditEntryRow.at.desc(), AuditEntryRow.id)
+        rows = await self.s.scalars(q.order_by(*order).offset(offset).limit(limit))
         return [_entry(r) for r in rows], total
 
     async def get(self, entry_id: UUID) -> AuditEntry | None:

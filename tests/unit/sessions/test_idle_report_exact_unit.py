@@ -1,6 +1,7 @@
 """The idle-reclaim report to the letter, read from a log that answers as the SQL adapter does
 (`infra/db/repositories/audit.py` `SqlAuditRepository.query`: the filter's fields, `since`
-inclusive and `until` exclusive, the reader's visibility, newest first, the total): which pauses
+inclusive and `until` exclusive, the reader's visibility, newest first unless `oldest_first`, the
+total): which pauses
 count (the system's, reason idle, in the window), when what a pause gave back ends (the next
 resume, its expiry, the window's end), the GPU-hours in card equivalents rounded to three
 places, and every page of pauses read up to the limit."""
@@ -63,7 +64,8 @@ class SqlLikeLog:
 
         if not visibility.everything and not (visibility.organization_ids or visibility.group_ids):
             return [], 0
-        found = sorted((e for e in rows if keep(e)), key=lambda e: (-e.at.timestamp(), e.id))
+        by_id = sorted((e for e in rows if keep(e)), key=lambda e: e.id)
+        found = sorted(by_id, key=lambda e: e.at, reverse=not flt.oldest_first)  # stable: ties stay by id
         return found[offset : offset + limit], len(found)
 
 
@@ -147,6 +149,30 @@ async def test_what_a_pause_gave_back_ends_at_its_next_resume() -> None:
     )
     out = await report(log, T0, T0 + timedelta(hours=3))
     assert (out.paused_sessions, out.gpu_hours_returned) == (1, 0.5)  # 20 minutes of 1.5 cards
+
+
+async def test_the_next_resume_is_found_however_many_resumes_follow_it() -> None:
+    """More successful resumes after the pause than a page holds (500): the first of them still
+    ends what the pause gave back; and a resume a microsecond after its pause ends it there."""
+    sid, quick = uuid4(), uuid4()
+    pause_at = T0 + timedelta(hours=1)
+    log = SqlLikeLog(
+        [
+            idle_pause(pause_at, sid, "1.5"),
+            # at the pause's instant, more than a page of them: not after it
+            *(entry("sessionResume", pause_at, sid, actor=PERSON) for _ in range(600)),
+            entry("sessionExtend", pause_at + timedelta(minutes=5), sid, actor=PERSON),  # not a resume
+            entry("sessionResume", pause_at + timedelta(minutes=20), sid, actor=PERSON),  # the next resume
+            idle_pause(pause_at + timedelta(minutes=30), quick, "1"),
+            entry("sessionResume", pause_at + timedelta(minutes=30, microseconds=1), quick, actor=PERSON),
+            *(
+                entry("sessionResume", pause_at + timedelta(minutes=30, seconds=k), sid, actor=PERSON)
+                for k in range(1200)
+            ),
+        ]
+    )
+    out = await report(log, T0, T0 + timedelta(hours=3))
+    assert (out.paused_sessions, out.gpu_hours_returned) == (2, 0.5)  # 20 minutes of 1.5 cards, 1 µs of one
 
 
 async def test_only_what_the_reader_may_see_is_counted() -> None:
