@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import re
 import shutil
@@ -99,6 +100,64 @@ def _copy_premade_postgres(data_dir: Path) -> None:
     subprocess.run(["cp", "-a", str(premade_embedded_postgres()), str(data_dir / "postgres")], check=True)
 
 
+_TERM_GRACE = 20.0  # seconds `gshare serve` has to stop on SIGTERM before it is killed
+
+
+def _answers_ready(url: str) -> bool:
+    try:
+        return httpx.get(url + "/readyz", timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def stop_embedded_postgres(data_dir: Path) -> bool:
+    """Stop the embedded server `gshare serve` started in `data_dir/postgres`
+    (infra/embedded.py `start_embedded_postgres`: pgserver, `cleanup_mode="stop"`), once the
+    serve is gone. pgserver stops it in the serve's atexit, when its handle is the last; a serve
+    killed (SIGKILL, or SIGTERM before its signal handlers are set) runs no atexit, and the
+    server, started by pg_ctl as a daemon, outlives it. Here: the handles of dead processes are
+    dropped from pgserver's list (`.handle_pids.json`; left there, the next serve on the
+    directory would not be the last handle and would not stop it either), and the server, if it
+    still runs and no live process holds a handle, is stopped as pgserver's cleanup does
+    (`pg_ctl -w stop`, fast mode; killed if that fails). True if a server was stopped."""
+    from pgserver.postgres_server import PostgresServer  # type: ignore[import-untyped,unused-ignore]
+
+    pg_dir = (data_dir / "postgres").resolve()
+    with PostgresServer._lock:  # pgserver's own inter-process lock over its handles and start/stop
+        return _stop_unheld(pg_dir)
+
+
+def _stop_unheld(pg_dir: Path) -> bool:
+    import json
+
+    import psutil
+    from pgserver._commands import pg_ctl  # type: ignore[import-untyped,attr-defined,unused-ignore]
+    from pgserver.utils import PostmasterInfo  # type: ignore[import-untyped,unused-ignore]
+
+    handles = pg_dir / ".handle_pids.json"
+    if handles.exists():
+        live = [pid for pid in json.loads(handles.read_text()) if psutil.pid_exists(pid)]
+        handles.write_text(json.dumps(live))
+        if live:
+            return False  # another process still uses it: pgserver stops it with the last one
+    try:
+        info = PostmasterInfo.read_from_pgdata(pg_dir)
+    except (AssertionError, ValueError, OSError):  # killed in initdb: its bootstrap backend's file
+        return False
+    if info is None or not info.is_running():
+        return False
+    server = info.process
+    assert server is not None  # is_running
+    user = "pgserver" if os.geteuid() == 0 else None  # as pgserver runs it under root
+    try:
+        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pg_dir, user=user)
+    except subprocess.CalledProcessError:
+        server.kill()
+    with contextlib.suppress(psutil.NoSuchProcess):
+        server.wait(20)
+    return True
+
+
 @contextmanager
 def gshare_serve(
     tmp: Path,
@@ -138,11 +197,8 @@ def gshare_serve(
             while True:
                 if proc.poll() is not None:
                     raise RuntimeError(f"gshare serve exited early:\n{log.read_text()[-4000:]}")
-                try:
-                    if httpx.get(url + "/readyz", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
+                if _answers_ready(url):
+                    break
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"gshare serve did not become ready:\n{log.read_text()[-4000:]}")
                 time.sleep(0.05)
@@ -150,10 +206,12 @@ def gshare_serve(
         finally:
             proc.send_signal(signal.SIGTERM)
             try:
-                proc.wait(20)
+                proc.wait(_TERM_GRACE)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+            if "GSHARE_DATABASE_URL" not in (env or {}):  # the embedded server it started, if it outlived it
+                stop_embedded_postgres(Path(full_env["GSHARE_DATA_DIR"]))
 
 
 @contextmanager
