@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import ssl
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,9 +43,28 @@ class DemoMember:
     password: str
 
 
+_tls: ssl.SSLContext | None = None  # made once per process, off the event loop (see _tls_context)
+
+
+async def _tls_context() -> ssl.SSLContext:
+    """The TLS context the demo's clients share: httpx's own default (`create_ssl_context()`:
+    certifi's bundle, or SSL_CERT_FILE / SSL_CERT_DIR), verifying as every httpx client does. An
+    `httpx.AsyncClient` built without one loads the CA bundle synchronously in its constructor,
+    for every client and even for a plain-http URL (25 ms on a quiet machine, 230 ms under load),
+    stalling the server's event loop while it seeds; here it is loaded once, in a worker thread."""
+    global _tls
+    if _tls is None:
+        _tls = await asyncio.to_thread(httpx.create_ssl_context)
+    return _tls
+
+
 class _Client:
-    def __init__(self, url: str) -> None:
-        self.http = httpx.AsyncClient(base_url=url, timeout=30)
+    def __init__(self, url: str, tls: ssl.SSLContext) -> None:
+        self.http = httpx.AsyncClient(base_url=url, timeout=30, verify=tls)
+
+    @classmethod
+    async def open(cls, url: str) -> _Client:
+        return cls(url, await _tls_context())
 
     async def gql(self, query: str, **variables: Any) -> dict[str, Any]:
         r = await self.http.post("/graphql", json={"query": query, "variables": variables})
@@ -100,7 +120,7 @@ async def _wait_state(member: _Client, session_id: str, states: set[str], within
 async def seed_demo_activity(url: str, admin_password: str, member_password: str | None = None) -> DemoMember:
     """Run once, right after the first start's `seed_demo`, against the server at `url`."""
     password = member_password or secrets.token_urlsafe(12)
-    admin, member = _Client(url), _Client(url)
+    admin, member = await _Client.open(url), await _Client.open(url)
     try:
         await admin.login("admin", admin_password)
         orgs = (await admin.gql("{ organizations { nodes { id name slug groups { nodes { id name } } } } }"))[
