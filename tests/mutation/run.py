@@ -8,7 +8,10 @@
 
 mutmut copies domain/ into mutants/, records in one pass of the domain's unit tests (the
 selection in pyproject's [tool.mutmut]) which tests reach each function, then runs, for each
-mutant, only those tests (`-x`; two at a time, `--jobs 1` on a busy machine). Results are kept in
+mutant, only those tests (`-x`, fastest first by the stats pass's durations, so a slow test such
+as the scheduler's golden master runs only for the mutants every faster test let through: judging
+in two phases, slow tests only for the first phase's survivors, would run the same tests; two at a
+time, `--jobs 1` on a busy machine). Results are kept in
 mutants/: a later run tests again only the mutants of functions that changed and those not
 killed before (new tests may kill them now); `--fresh` starts over.
 
