@@ -115,7 +115,8 @@ def stop_embedded_postgres(data_dir: Path) -> bool:
     (infra/embedded.py `start_embedded_postgres`: pgserver, `cleanup_mode="stop"`), once the
     serve is gone. pgserver stops it in the serve's atexit, when its handle is the last; a serve
     killed (SIGKILL, or SIGTERM before its signal handlers are set) runs no atexit, and the
-    server, started by pg_ctl as a daemon, outlives it. Here: the handles of dead processes are
+    server, started by pg_ctl as a daemon, outlives it (and a pg_ctl left starting it finishes
+    after the serve is gone: it is waited for). Here: the handles of dead processes are
     dropped from pgserver's list (`.handle_pids.json`; left there, the next serve on the
     directory would not be the last handle and would not stop it either), and the server, if it
     still runs and no live process holds a handle, is stopped as pgserver's cleanup does
@@ -134,6 +135,12 @@ def _stop_unheld(pg_dir: Path) -> bool:
     from pgserver._commands import pg_ctl  # type: ignore[import-untyped,attr-defined,unused-ignore]
     from pgserver.utils import PostmasterInfo  # type: ignore[import-untyped,unused-ignore]
 
+    # a serve ended while pgserver ran initdb or `pg_ctl -w start` leaves that child running: it
+    # starts the server after the serve is gone; wait for it, then judge what it left
+    for p in psutil.process_iter(["name", "cmdline"]):
+        if p.info["name"] in ("pg_ctl", "initdb") and str(pg_dir) in (p.info["cmdline"] or []):
+            with contextlib.suppress(psutil.Error):
+                p.wait(60)
     handles = pg_dir / ".handle_pids.json"
     if handles.exists():
         live = [pid for pid in json.loads(handles.read_text()) if psutil.pid_exists(pid)]
