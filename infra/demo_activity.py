@@ -25,6 +25,8 @@ from typing import Any
 
 import httpx
 
+from infra.tls import default_tls_context
+
 log = logging.getLogger(__name__)
 
 MEMBER = "demo"
@@ -43,28 +45,14 @@ class DemoMember:
     password: str
 
 
-_tls: ssl.SSLContext | None = None  # made once per process, off the event loop (see _tls_context)
-
-
-async def _tls_context() -> ssl.SSLContext:
-    """The TLS context the demo's clients share: httpx's own default (`create_ssl_context()`:
-    certifi's bundle, or SSL_CERT_FILE / SSL_CERT_DIR), verifying as every httpx client does. An
-    `httpx.AsyncClient` built without one loads the CA bundle synchronously in its constructor,
-    for every client and even for a plain-http URL (25 ms on a quiet machine, 230 ms under load),
-    stalling the server's event loop while it seeds; here it is loaded once, in a worker thread."""
-    global _tls
-    if _tls is None:
-        _tls = await asyncio.to_thread(httpx.create_ssl_context)
-    return _tls
-
-
 class _Client:
     def __init__(self, url: str, tls: ssl.SSLContext) -> None:
         self.http = httpx.AsyncClient(base_url=url, timeout=30, verify=tls)
 
     @classmethod
     async def open(cls, url: str) -> _Client:
-        return cls(url, await _tls_context())
+        """A client whose TLS context is the process's (infra.tls): not built on the event loop."""
+        return cls(url, await default_tls_context())
 
     async def gql(self, query: str, **variables: Any) -> dict[str, Any]:
         r = await self.http.post("/graphql", json={"query": query, "variables": variables})

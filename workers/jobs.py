@@ -153,6 +153,7 @@ async def poll_prometheus(container: Container) -> JobSummary:
     from infra.clusters.prometheus import PrometheusSource
     from infra.clusters.repository import SqlClusterRecords
     from infra.clusters.wiring import secret_box
+    from infra.tls import default_tls_context
     from infra.usage import record_usage
 
     async with container.uow() as uow:
@@ -162,7 +163,7 @@ async def poll_prometheus(container: Container) -> JobSummary:
     box = secret_box(container)
     at = container.clock.now()
     recorded = 0
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(verify=await default_tls_context()) as http:  # the bundle not loaded on the loop
         for cluster in clusters:
             token = box.decrypt(cluster.prometheus_token_encrypted) if cluster.prometheus_token_encrypted else None
             source = PrometheusSource(cluster.id, str(cluster.prometheus_url), token, SESSIONS_NAMESPACE)

@@ -8,9 +8,11 @@ GraphQL `sessionUsage` subscriber connected to the real app gets the session's n
 from __future__ import annotations
 
 import asyncio
+import ssl
 from typing import Any
 
 import httpx
+import pytest
 
 from domain.sessions.model import Session
 from infra.clusters.prometheus import queries
@@ -29,9 +31,20 @@ USAGE = (
 
 
 async def test_the_prometheus_fallback_feeds_the_sessionusage_subscription(
-    container: Any, world: World, app: Any, http: httpx.AsyncClient
+    container: Any, world: World, app: Any, http: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     c = container
+    loads_on_loop: list[bool] = []  # each CA bundle load: on the event loop? (infra/tls.py: never)
+    real_load = ssl.SSLContext.load_verify_locations
+
+    def recorded(self: ssl.SSLContext, *args: Any, **kwargs: Any) -> None:
+        try:
+            asyncio.get_running_loop()
+            loads_on_loop.append(True)
+        except RuntimeError:
+            loads_on_loop.append(False)
+        real_load(self, *args, **kwargs)
+
     cluster_id, _ = await add_cluster(c)
     other_cluster, _ = await add_cluster(c)
     owner, token = await make_user(c, world.org_a, unique("prom"), groups=[world.g1])
@@ -75,7 +88,10 @@ async def test_the_prometheus_fallback_feeds_the_sessionusage_subscription(
                 }
                 for sub in subs.values():
                     assert (await sub.next())["sessionUsage"] == []  # nothing yet
+                monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", recorded)
                 summary = await jobs.poll_prometheus(c)
+                monkeypatch.undo()
+                assert True not in loads_on_loop  # its client's TLS context was not built on the loop
                 assert "2 usage sample(s)" in summary.text and summary.counts["samples"] == "2", summary
                 got = {name: (await sub.next(within=10))["sessionUsage"] for name, sub in subs.items()}
             numbers = {
