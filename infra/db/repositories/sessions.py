@@ -3,7 +3,8 @@ notifications, and the usage reader the policy checks count with."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from fractions import Fraction
@@ -151,6 +152,22 @@ def _values(s: Session) -> dict[str, Any]:
     }
 
 
+# rows mapped to sessions between two turns of the event loop: a periodic job reading every
+# running session (idle reclaim, the residue sweep, expiry, history) mapped ~2,000 rows in one
+# synchronous stretch, and every request of the process waited behind it (issue 19)
+MAP_CHUNK = 200
+
+
+async def _mapped(rows: Any, read: Callable[[Any], Session]) -> list[Session]:
+    """`read` of every row, the event loop running what waits after each `MAP_CHUNK` rows."""
+    out: list[Session] = []
+    for r in rows:
+        out.append(read(r))
+        if len(out) % MAP_CHUNK == 0:
+            await asyncio.sleep(0)
+    return out
+
+
 def _session(r: Any) -> Session:
     return Session(
         id=r.id,
@@ -253,7 +270,7 @@ class SqlSessionRepository:
         q = _ROWS.where(_SESSIONS.c.id.in_(list(ids))).order_by(_SESSIONS.c.id)
         if for_update:
             q = q.with_for_update(of=_SESSIONS)
-        found = [self._read(r) for r in await self.s.execute(q)]
+        found = await _mapped(await self.s.execute(q), self._read)
         if for_update:
             self._locked.update(s.id for s in found)
         return found
@@ -331,7 +348,7 @@ class SqlSessionRepository:
 
     async def active_in(self, states: frozenset[SessionState]) -> list[Session]:
         rows = await self.s.execute(_ROWS.where(SessionRow.state.in_([s.value for s in states])))
-        return [_session(r) for r in rows]
+        return await _mapped(rows, _session)
 
 
 class SqlUsageReader:
