@@ -231,12 +231,16 @@ async def _drained_not_resumed(svc: SessionServices, grace: timedelta) -> tuple[
 async def _hand_off_again(svc: SessionServices, s: Session) -> bool:
     if s.cluster_id is None:
         return False
+    port = svc.clusters.get(s.cluster_id)
+    if port is None:
+        # no adapter in this process yet (an embedded serve's periodic jobs start before its
+        # cluster adapters) or any more: not the cluster's refusal; the next sweep tries again,
+        # until the give-up deadline fails it
+        log.warning("stalled session %s not handed off again: no adapter for cluster %s here", s.id, s.cluster_id)
+        return False
     if s.state is S.SCHEDULED:
         await sessions._hand_off(svc, s.id)  # fails the session when the cluster refuses
         return True
-    port = svc.clusters.get(s.cluster_id)
-    if port is None:
-        return False
     async with svc.uow() as uow:
         names = {v.id: v for v in await uow.volumes.get_many([m.volume_id for m in s.mounts])}
     try:

@@ -108,6 +108,29 @@ async def test_a_stalled_start_its_cluster_refuses_again_is_tried_on_the_next_sw
     assert (await sweep(w)).handed_off_again == (x.id,)
 
 
+async def test_a_stalled_session_of_a_cluster_with_no_adapter_here_waits_for_the_next_sweep(w: SessionsWorld) -> None:
+    """A restarted embedded serve runs its first sweep before its cluster adapters are added:
+    a session placed and never handed off (SCHEDULED) or forgotten while starting is left for
+    the next sweep, not failed as if the cluster had refused it."""
+    placed = await s.session_create(w.svc, w.actor("member"), w.request())
+    starting = await s.session_create(w.svc, w.actor("member"), w.request())
+    await s.handle_status_report(w.svc, "c1", s.StatusReport(starting.id, s.WorkloadPhase.STARTING, w.t.clock.now()))
+    w.cluster.applied.clear()
+    registry = w.svc.clusters
+    ports = dict(registry.ports)  # type: ignore[attr-defined]
+    registry.ports.clear()  # type: ignore[attr-defined]
+    w.t.clock.advance(GRACE * 2)
+    outcome = await sweep(w)
+    assert (outcome.handed_off_again, outcome.failed) == ((), ())
+    assert [w.state.sessions[x.id].state for x in (placed, starting)] == [S.SCHEDULED, S.STARTING]
+    assert w.cluster.applied == [] and entries(w) == []
+    registry.ports.update(ports)  # type: ignore[attr-defined]
+    outcome = await sweep(w)
+    assert sorted(outcome.handed_off_again) == sorted([placed.id, starting.id]) and outcome.failed == ()
+    assert sorted(a.session_id for a in w.cluster.applied) == sorted([placed.id, starting.id])
+    assert w.state.sessions[placed.id].state is S.SCHEDULED  # handed off, waiting for the cluster's report
+
+
 async def test_capacity_and_queue_entries_of_ended_sessions_are_freed_and_the_live_views_told(
     w: SessionsWorld,
 ) -> None:
