@@ -88,3 +88,52 @@ async def test_a_filter_naming_a_scope_out_of_reach_answers_like_a_missing_one(
         assert gid("Session", s.id) in {n["id"] for n in everything["sessions"]["nodes"]}
     finally:
         await sessions.session_stop(c.sessions, replace(far, active_group_id=world.h), s.id)
+
+
+async def test_many_sessions_are_read_a_page_at_a_time_and_all_of_them(
+    container: Any, world: World, runtime: Any, monkeypatch: Any
+) -> None:
+    """Issue 19: a periodic job's read of every running session came back in one result that
+    the driver decoded in one stretch (215-285 ms for ~2,000 sessions, the loop blocked); now
+    `active_in` and `get_many` read pages. Whatever the page size, the same sessions come back,
+    in id order, and `get_many` locks each of them."""
+    from sqlalchemy import select
+
+    from domain.sessions.model import SessionState
+    from infra.db.models.sessions import SessionRow
+    from infra.db.repositories import sessions as repo
+
+    c = container
+    cat = await catalog_for(c)
+    actor, _ = await member(c, world, world.g2, credits=20, approval=True, prefix="pg")
+    made = [
+        (
+            await sessions.session_create(
+                c.sessions,
+                actor,
+                sessions.SessionRequest(
+                    name=unique("pg"),
+                    image_id=cat["image"].id,
+                    preset_id=cat["preset"].id,
+                    offering_id=cat["offering"].id,
+                ),
+            )
+        ).id
+        for _ in range(5)
+    ]
+    states = frozenset({SessionState.PENDING_APPROVAL})
+    async with c.uow() as uow:
+        whole = await uow.sessions.active_in(states)
+    monkeypatch.setattr(repo, "FETCH_PAGE", 2)
+    async with c.uow() as uow:
+        expected = sorted(
+            (await uow.session.scalars(select(SessionRow.id).where(SessionRow.state == "PENDING_APPROVAL"))).all()
+        )
+        paged = await uow.sessions.active_in(states)
+        assert [s.id for s in paged] == expected == [s.id for s in whole]
+        assert set(made) <= set(expected)
+        locked = await uow.sessions.get_many([*reversed(made), made[0]], for_update=True)
+        assert [s.id for s in locked] == sorted(made)  # once each, in id order
+        assert uow.sessions._locked >= set(made)
+    for sid in made:
+        await sessions.session_stop(c.sessions, actor, sid)
