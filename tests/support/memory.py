@@ -571,6 +571,33 @@ class InMemoryTemplates:
         return _page(rows, offset, limit)
 
 
+def audit_page(entries: Any, visibility: Any, flt: Any, offset: int, limit: int) -> tuple[list[Any], int]:
+    """A page of audit entries as SqlAuditRepository.query answers it: the visibility and every
+    filter field, `since` inclusive, `until` exclusive, newest (or oldest) first, ties by id."""
+    if not visibility.everything and not (visibility.organization_ids or visibility.group_ids):
+        return [], 0
+
+    def keep(e: Any) -> bool:
+        if not visibility.everything and not (
+            e.organization_id in visibility.organization_ids or e.group_id in visibility.group_ids
+        ):
+            return False
+        return (
+            (not flt.operation or e.operation == flt.operation)
+            and (not flt.actor_user_id or e.actor_user_id == flt.actor_user_id)
+            and (not flt.target_type or e.target_type == flt.target_type)
+            and (not flt.target_id or e.target_id == flt.target_id)
+            and (flt.success is None or e.success == flt.success)
+            and (not flt.since or e.at >= flt.since)
+            and (not flt.until or e.at < flt.until)
+            and (not flt.organization_id or e.organization_id == flt.organization_id)
+        )
+
+    by_id = sorted((e for e in entries if keep(e)), key=lambda e: e.id)
+    rows = sorted(by_id, key=lambda e: e.at, reverse=not flt.oldest_first)  # stable: ties stay by id
+    return rows[offset : offset + limit], len(rows)
+
+
 class InMemoryAudit:
     """The log in memory, read as SqlAuditRepository.query reads it (infra/db/repositories/audit.py):
     the reader's visibility, the filter's fields (`since` inclusive, `until` exclusive), newest
@@ -586,28 +613,7 @@ class InMemoryAudit:
         self.st.audit.extend(entries)
 
     async def query(self, visibility: Any, flt: Any, offset: int, limit: int) -> tuple[list[Any], int]:
-        if not visibility.everything and not (visibility.organization_ids or visibility.group_ids):
-            return [], 0
-
-        def keep(e: Any) -> bool:
-            if not visibility.everything and not (
-                e.organization_id in visibility.organization_ids or e.group_id in visibility.group_ids
-            ):
-                return False
-            return (
-                (not flt.operation or e.operation == flt.operation)
-                and (not flt.actor_user_id or e.actor_user_id == flt.actor_user_id)
-                and (not flt.target_type or e.target_type == flt.target_type)
-                and (not flt.target_id or e.target_id == flt.target_id)
-                and (flt.success is None or e.success == flt.success)
-                and (not flt.since or e.at >= flt.since)
-                and (not flt.until or e.at < flt.until)
-                and (not flt.organization_id or e.organization_id == flt.organization_id)
-            )
-
-        by_id = sorted((e for e in self.st.audit if keep(e)), key=lambda e: e.id)
-        rows = sorted(by_id, key=lambda e: e.at, reverse=not flt.oldest_first)  # stable: ties stay by id
-        return rows[offset : offset + limit], len(rows)
+        return audit_page(self.st.audit, visibility, flt, offset, limit)
 
     async def get(self, entry_id: UUID) -> Any:
         return next((e for e in self.st.audit if e.id == entry_id), None)

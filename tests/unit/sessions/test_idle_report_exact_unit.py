@@ -17,6 +17,7 @@ import pytest
 from domain.audit.model import AuditEntry, AuditFilter, AuditVisibility
 from domain.sessions import jobs
 from domain.tenancy.model import Actor
+from tests.support.memory import audit_page
 
 T0 = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
 ADMIN = Actor(UUID(int=7), "root", is_super_admin=True)
@@ -45,28 +46,9 @@ class SqlLikeLog:
     async def query(
         self, visibility: AuditVisibility, flt: AuditFilter, offset: int, limit: int
     ) -> tuple[list[AuditEntry], int]:
+        # the entries of the one session asked for (indexed: the report asks once per pause)
         rows = self.by_target.get(flt.target_id, []) if flt.target_id else self.entries
-
-        def keep(e: AuditEntry) -> bool:
-            if not visibility.everything and not (
-                e.organization_id in visibility.organization_ids or e.group_id in visibility.group_ids
-            ):
-                return False
-            return (
-                (not flt.operation or e.operation == flt.operation)
-                and (not flt.actor_user_id or e.actor_user_id == flt.actor_user_id)
-                and (not flt.target_type or e.target_type == flt.target_type)
-                and (flt.success is None or e.success == flt.success)
-                and (not flt.since or e.at >= flt.since)
-                and (not flt.until or e.at < flt.until)
-                and (not flt.organization_id or e.organization_id == flt.organization_id)
-            )
-
-        if not visibility.everything and not (visibility.organization_ids or visibility.group_ids):
-            return [], 0
-        by_id = sorted((e for e in rows if keep(e)), key=lambda e: e.id)
-        found = sorted(by_id, key=lambda e: e.at, reverse=not flt.oldest_first)  # stable: ties stay by id
-        return found[offset : offset + limit], len(found)
+        return audit_page(rows, visibility, flt, offset, limit)
 
 
 def entry(
